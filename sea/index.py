@@ -1,0 +1,116 @@
+"""The FAISS document index: built from a factory string, searched with visited ids excluded."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+from sea.embeddings import load_document_vectors
+from sea.errors import ParamsError
+from sea.settings import IndexSettings, Params
+
+INDEX_FILE = "documents.faiss"
+INDEX_SIDECAR = "index.json"
+
+
+def _inner(index: faiss.Index) -> faiss.Index:
+    return faiss.downcast_index(index.index) if isinstance(index, faiss.IndexIDMap) else index
+
+
+class DocumentIndex:
+    """Inner-product search over normalised document vectors, keyed by doc_id."""
+
+    def __init__(self, index: faiss.Index, settings: IndexSettings):
+        self.index = index
+        self.settings = settings
+
+    @classmethod
+    def build(cls, vectors: np.ndarray, doc_ids: np.ndarray, settings: IndexSettings, seed: int = 0) -> DocumentIndex:
+        dimension = vectors.shape[1]
+        try:
+            index = faiss.index_factory(dimension, settings.factory, faiss.METRIC_INNER_PRODUCT)
+        except RuntimeError as error:
+            raise ParamsError(
+                f"index.factory: {settings.factory!r} does not fit embeddings of dimension {dimension} "
+                f"({str(error).strip().splitlines()[-1]}); choose a PQ size that divides {dimension}"
+            ) from None
+        if not isinstance(index, faiss.IndexIDMap):
+            index = faiss.IndexIDMap2(index)
+        inner = _inner(index)
+        if not inner.is_trained:
+            needed = getattr(faiss.try_extract_index_ivf(inner), "nlist", 1)
+            if len(vectors) < needed:
+                raise ParamsError(
+                    f"index.factory: {settings.factory!r} needs at least {needed} vectors to train, the knowledge base has "
+                    f"{len(vectors)}; use 'Flat' or fewer IVF lists for a knowledge base this small"
+                )
+            sample = np.random.default_rng(seed).permutation(len(vectors))[: settings.train_sample]
+            inner.train(np.ascontiguousarray(vectors[np.sort(sample)], dtype=np.float32))
+        for start in range(0, len(vectors), 100_000):
+            index.add_with_ids(np.ascontiguousarray(vectors[start:start + 100_000], dtype=np.float32),
+                               np.ascontiguousarray(doc_ids[start:start + 100_000], dtype=np.int64))
+        return cls(index, settings)
+
+    @classmethod
+    def load(cls, index_dir: Path, settings: IndexSettings) -> DocumentIndex:
+        return cls(faiss.read_index(str(index_dir / INDEX_FILE)), settings)
+
+    def save(self, index_dir: Path) -> None:
+        index_dir.mkdir(parents=True, exist_ok=True)
+        partial = index_dir / (INDEX_FILE + ".partial")
+        faiss.write_index(self.index, str(partial))
+        partial.replace(index_dir / INDEX_FILE)
+
+    @property
+    def size(self) -> int:
+        return self.index.ntotal
+
+    def _search_parameters(self, selector: faiss.IDSelector | None) -> faiss.SearchParameters | None:
+        inner = _inner(self.index)
+        if faiss.try_extract_index_ivf(inner) is not None:
+            params = faiss.SearchParametersIVF()
+            params.nprobe = self.settings.nprobe
+        elif isinstance(inner, faiss.IndexHNSW):
+            params = faiss.SearchParametersHNSW()
+            params.efSearch = self.settings.ef_search
+        elif selector is None:
+            return None
+        else:
+            params = faiss.SearchParameters()
+        if selector is not None:
+            params.sel = selector
+        return params
+
+    def search(self, query_vectors: np.ndarray, k: int, exclude: Iterable[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, doc_ids), each of shape (queries, k), best first. Documents in `exclude` are
+        skipped by a FAISS id selector at search time; slots left empty hold id -1."""
+        queries = np.ascontiguousarray(np.atleast_2d(query_vectors), dtype=np.float32)
+        excluded = np.fromiter(exclude, dtype=np.int64) if exclude is not None else np.empty(0, dtype=np.int64)
+        # Both selectors must stay referenced until the search returns: FAISS holds raw pointers.
+        batch = faiss.IDSelectorBatch(excluded) if len(excluded) else None
+        selector = faiss.IDSelectorNot(batch) if batch is not None else None
+        scores, ids = self.index.search(queries, k, params=self._search_parameters(selector))
+        return scores, ids
+
+
+def build_index(params: Params) -> dict:
+    vectors, doc_ids, embedding_sidecar = load_document_vectors(params.paths.embeddings_dir)
+    started = time.perf_counter()
+    index = DocumentIndex.build(vectors, doc_ids, params.index)
+    seconds = time.perf_counter() - started
+    index.save(params.paths.index_dir)
+    sidecar = {
+        "factory": params.index.factory,
+        "metric": "inner_product",
+        "documents": index.size,
+        "dimension": int(vectors.shape[1]),
+        "embedding_model": embedding_sidecar["model"],
+        "build_seconds": round(seconds, 3),
+    }
+    (params.paths.index_dir / INDEX_SIDECAR).write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
+    return sidecar

@@ -1,0 +1,1 @@
+"""Knowledge base: sources, the documents/paragraphs schema and the build."""

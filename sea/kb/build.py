@@ -1,0 +1,163 @@
+"""Build documents.parquet and paragraphs.parquet from any source, in chunks."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tqdm import tqdm
+
+from sea.errors import SourceError
+from sea.categories import candidates_for_label, category_prompts, category_source, pick_categories
+from sea.kb.dump import iter_dump
+from sea.kb.records import iter_jsonl, iter_parquet
+from sea.kb.schema import BUILD_REPORT_FILE, KnowledgeBaseWriter, SkipCounts, SourceDocument, doc_id_for, para_id_for
+from sea.kb.vital import iter_vital
+from sea.settings import Params, require_input
+
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]?\s")
+
+
+def open_source(params: Params, skips: SkipCounts, progress: bool) -> Iterator[SourceDocument]:
+    kb = params.kb
+    path = require_input(kb)
+    if kb.source == "vital10k":
+        return iter_vital(path, skips)
+    if kb.source in ("enwiki-sample", "wikipedia-dump"):
+        return iter_dump(path, skips, workers=kb.workers, progress=progress)
+    if kb.source == "jsonl":
+        return iter_jsonl(path, skips)
+    return iter_parquet(path, skips)
+
+
+def clip(text: str, max_chars: int) -> str:
+    """Cut text longer than max_chars at the last sentence end before the limit."""
+    if len(text) <= max_chars:
+        return text
+    head = text[:max_chars]
+    ends = [match.end() for match in _SENTENCE_END.finditer(head)]
+    return head[: ends[-1]].strip() if ends else head.strip()
+
+
+class _Categorizer:
+    """Loads the embedder only when a document's label leaves more than one category open."""
+
+    def __init__(self, params: Params):
+        self._params = params
+        self._embedder = None
+        self._category_vectors = None
+
+    def assign(self, documents: list[SourceDocument]) -> tuple[list[str], list[str]]:
+        options = [candidates_for_label(doc.label) for doc in documents]
+        categories = [opts[0] for opts in options]
+        open_rows = [row for row, opts in enumerate(options) if len(opts) > 1]
+        if open_rows:
+            from sea.embeddings import Embedder, embedding_cache_path, titled_text
+
+            if self._embedder is None:
+                self._embedder = Embedder(self._params.embedding, embedding_cache_path(self._params))
+                self._category_vectors = self._embedder.encode(category_prompts())
+            vectors = self._embedder.encode([titled_text(documents[r].title, documents[r].abstract) for r in open_rows])
+            for row, category in zip(open_rows, pick_categories(vectors, self._category_vectors, [options[r] for r in open_rows]), strict=True):
+                categories[row] = category
+        return categories, [category_source(opts) for opts in options]
+
+
+@dataclass
+class _Chunk:
+    documents: dict[str, list]
+    paragraphs: dict[str, list]
+
+
+def _rows(documents: list[SourceDocument], categories: tuple[list[str], list[str]], source: str) -> _Chunk:
+    doc_rows = {"doc_id": [], "title": [], "abstract": [], "category": [], "category_source": [], "source": [], "url": []}
+    para_rows = {"para_id": [], "doc_id": [], "section": [], "text": []}
+    for doc, category, how in zip(documents, *categories, strict=True):
+        doc_id = doc_id_for(doc.title)
+        for column, value in (("doc_id", doc_id), ("title", doc.title), ("abstract", doc.abstract), ("category", category),
+                              ("category_source", how), ("source", source), ("url", doc.url)):
+            doc_rows[column].append(value)
+        for ordinal, (section, text) in enumerate(doc.sections):
+            para_rows["para_id"].append(para_id_for(doc_id, ordinal))
+            para_rows["doc_id"].append(doc_id)
+            para_rows["section"].append(section)
+            para_rows["text"].append(text)
+    return _Chunk(doc_rows, para_rows)
+
+
+def _clean(doc: SourceDocument, params: Params, skips: SkipCounts) -> SourceDocument | None:
+    kb = params.kb
+    sections = []
+    for path, text in doc.sections:
+        text = clip(text.strip(), kb.max_paragraph_chars)
+        if len(text) < kb.min_paragraph_chars:
+            skips.add("empty or short paragraph")
+        else:
+            sections.append((path, text))
+    if not sections:
+        skips.add("document without usable paragraphs")
+        return None
+    abstract = clip(doc.abstract.strip(), kb.max_paragraph_chars) or sections[0][1]
+    return SourceDocument(doc.title, abstract, sections, doc.url, doc.label)
+
+
+def build_knowledge_base(params: Params, progress: bool = True) -> dict:
+    """Write the knowledge base for params.kb into params.paths.kb_dir; returns the build report."""
+    kb = params.kb
+    skips = SkipCounts()
+    started = time.perf_counter()
+    documents = open_source(params, skips, progress)
+    categorizer = _Categorizer(params)
+    seen: set[int] = set()
+    writer = KnowledgeBaseWriter(params.paths.kb_dir)
+    try:
+        with tqdm(unit="doc", desc=f"building {kb.source}", disable=not progress, total=kb.max_documents) as bar:
+            while kb.max_documents is None or writer.documents_written < kb.max_documents:
+                limit = kb.chunk_documents
+                if kb.max_documents is not None:
+                    limit = min(limit, kb.max_documents - writer.documents_written)
+                chunk = []
+                for doc in documents:
+                    doc = _clean(doc, params, skips)
+                    if doc is None:
+                        continue
+                    if doc_id_for(doc.title) in seen:
+                        skips.add("duplicate title")
+                        continue
+                    seen.add(doc_id_for(doc.title))
+                    chunk.append(doc)
+                    if len(chunk) == limit:
+                        break
+                if not chunk:
+                    break
+                rows = _rows(chunk, categorizer.assign(chunk), kb.source)
+                writer.write(rows.documents, rows.paragraphs)
+                bar.update(len(chunk))
+        if writer.documents_written == 0:
+            raise_empty(params, skips)
+        report = {
+            "source": kb.source,
+            "input": str(kb.input),
+            "documents": writer.documents_written,
+            "paragraphs": writer.paragraphs_written,
+            "skipped": dict(sorted(skips.counts.items())),
+            "seconds": round(time.perf_counter() - started, 2),
+        }
+        writer.add_file(BUILD_REPORT_FILE, json.dumps(report, indent=2) + "\n")
+        writer.commit()
+        return report
+    except BaseException:
+        writer.abort()
+        raise
+
+
+def raise_empty(params: Params, skips: SkipCounts) -> None:
+    raise SourceError(
+        f"{params.kb.input}: no usable documents for source {params.kb.source!r} (skipped: {skips.counts or 'nothing'}); "
+        "check that kb.source matches the file's format"
+    )
+
+
