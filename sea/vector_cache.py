@@ -42,9 +42,8 @@ class VectorCache:
                 (self.model, *batch),
             )
             for key, blob in rows:
-                vector = np.frombuffer(blob, dtype=np.float32)
-                if vector.shape == (dimension,):  # anything else is a corrupt entry: recompute it
-                    found[key] = vector
+                if isinstance(blob, bytes) and len(blob) == 4 * dimension:  # else corrupt: recompute it
+                    found[key] = np.frombuffer(blob, dtype=np.float32)
         return found
 
     def put_many(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:

@@ -64,28 +64,36 @@ def _article_pages(dump: mwxml.Dump, skips: SkipCounts) -> Iterator[tuple[str, s
             yield page.title, text
 
 
+_READ_ERRORS = (OSError, EOFError, ParseError, mwxml.errors.MalformedXML)
+
+
+def _page_batches(stream, skips: SkipCounts, batch_pages: int) -> Iterator[list[tuple[str, str]]]:
+    pages = _article_pages(mwxml.Dump.from_file(stream), skips)
+    while batch := list(itertools.islice(pages, batch_pages)):
+        yield batch
+
+
 def iter_dump(path: Path, skips: SkipCounts, workers: int = 1, batch_pages: int = 500,
               progress: bool = True) -> Iterator[SourceDocument]:
     opener = bz2.open if path.suffix == ".bz2" else open
-    pages_read = 0
+    articles = 0
     with open(path, "rb") as raw, tqdm(total=path.stat().st_size, unit="B", unit_scale=True,
                                          desc=f"reading {path.name}", disable=not progress) as bar:
-        stream = opener(io.BufferedReader(_ProgressReader(raw, bar)), "rb")
+        batches = _page_batches(opener(io.BufferedReader(_ProgressReader(raw, bar)), "rb"), skips, batch_pages)
         pool = get_context("spawn").Pool(workers) if workers > 1 else None
         try:
-            pages = _article_pages(mwxml.Dump.from_file(stream), skips)
             while True:
                 try:
-                    batch = list(itertools.islice(pages, batch_pages))
-                except (OSError, EOFError, ParseError, mwxml.errors.MalformedXML) as error:
+                    batch = next(batches, None)
+                except _READ_ERRORS as error:
                     raise SourceError(
-                        f"{path}: the dump is truncated or corrupt after {pages_read} articles "
+                        f"{path}: the dump is truncated or corrupt after {articles} articles "
                         f"({type(error).__name__}: {error}); download it again and compare its "
                         "checksum with the one published beside the dump"
                     ) from None
-                if not batch:
+                if batch is None:
                     return
-                pages_read += len(batch)
+                articles += len(batch)
                 yield from (pool.map(_convert, batch, chunksize=8) if pool else map(_convert, batch))
         finally:
             if pool:

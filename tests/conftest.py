@@ -1,0 +1,73 @@
+"""Shared fixtures: the real packaged sources, the real embedder and per-test params."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from sea.embeddings import Embedder  # noqa: E402
+from sea.kb.fetch import PACKAGED_SOURCES, fetch  # noqa: E402
+from sea.settings import EmbeddingSettings, Params, parse_params  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def packaged_dir(tmp_path_factory) -> Path:
+    """vital10k.json and enwiki-sample.xml.bz2, downloaded from the registry packages once per session."""
+    out = tmp_path_factory.mktemp("packaged")
+    for source in PACKAGED_SOURCES.values():
+        fetch(source, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def enwiki_sample(packaged_dir) -> Path:
+    return packaged_dir / "enwiki-sample.xml.bz2"
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    return Embedder(EmbeddingSettings())
+
+
+@pytest.fixture
+def make_params(tmp_path):
+    """Params with every output under tmp_path; sections given as keyword dicts override the rest."""
+
+    def build(**sections) -> Params:
+        raw = {"paths": {name: str(tmp_path / name) for name in
+                         ("packaged_dir", "kb_dir", "embeddings_dir", "index_dir", "cache_dir")}}
+        for section, values in sections.items():
+            raw.setdefault(section, {}).update({k: str(v) if isinstance(v, Path) else v for k, v in values.items()})
+        return parse_params(raw)
+
+    return build
+
+
+def write_jsonl(path: Path, records: list[dict | bytes]) -> Path:
+    with open(path, "wb") as out:
+        for record in records:
+            out.write(record if isinstance(record, bytes) else json.dumps(record).encode("utf-8"))
+            out.write(b"\n")
+    return path
+
+
+SAMPLE_ARTICLES = [
+    ("Photosynthesis", "Photosynthesis is the process by which green plants, algae and some bacteria use light energy "
+     "to convert carbon dioxide and water into glucose and oxygen inside their chloroplasts."),
+    ("Battle of Hastings", "The Battle of Hastings was fought on 14 October 1066 between the Norman-French army of "
+     "William, the Duke of Normandy, and an English army under the Anglo-Saxon King Harold Godwinson."),
+    ("Pythagorean theorem", "In mathematics, the Pythagorean theorem states that the area of the square on the "
+     "hypotenuse of a right triangle equals the sum of the areas of the squares on the other two sides."),
+    ("Buddhism", "Buddhism is an Indian religion and philosophy based on teachings attributed to the Buddha, a wandering "
+     "teacher who lived in the 6th or 5th century BCE; its followers seek liberation from suffering."),
+    ("Mount Everest", "Mount Everest is Earth's highest mountain above sea level, located in the Mahalangur Himal "
+     "sub-range of the Himalayas on the border between Nepal and the Tibet Autonomous Region of China."),
+    ("Influenza", "Influenza, commonly known as the flu, is an infectious disease caused by influenza viruses; symptoms "
+     "include fever, runny nose, sore throat, muscle pain, headache, coughing and fatigue."),
+]

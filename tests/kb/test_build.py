@@ -1,0 +1,67 @@
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from sea.categories import CATEGORIES
+from sea.errors import SourceError
+from sea.kb.build import build_knowledge_base, clip
+from sea.kb.schema import DOCUMENT_SCHEMA, DOCUMENTS_FILE, PARAGRAPH_SCHEMA, PARAGRAPHS_FILE
+from tests.conftest import SAMPLE_ARTICLES, write_jsonl
+
+LONG_SECTION = "The origins are disputed. " * 30
+
+
+@pytest.fixture
+def jsonl_input(tmp_path):
+    records = [{"title": title, "text": f"{text}\n\n# History\n{LONG_SECTION}\n# Tiny\nshort"} for title, text in SAMPLE_ARTICLES]
+    records.append({"title": "Photosynthesis", "text": "A duplicate title whose text is long enough to count as a paragraph of its own, so only the title rule drops it."})
+    records.append({"title": "Empty", "text": "   "})
+    return write_jsonl(tmp_path / "input.jsonl", records)
+
+
+def test_build_writes_both_files_with_the_schema(make_params, jsonl_input):
+    params = make_params(kb={"source": "jsonl", "input": jsonl_input, "chunk_documents": 4})
+    report = build_knowledge_base(params, progress=False)
+    documents = pq.read_table(params.paths.kb_dir / DOCUMENTS_FILE)
+    paragraphs = pq.read_table(params.paths.kb_dir / PARAGRAPHS_FILE)
+    assert documents.schema.equals(DOCUMENT_SCHEMA) and paragraphs.schema.equals(PARAGRAPH_SCHEMA)
+    assert documents.num_rows == len(SAMPLE_ARTICLES) == report["documents"]
+    assert paragraphs.num_rows == 2 * len(SAMPLE_ARTICLES) == report["paragraphs"]
+    frame = documents.to_pandas()
+    assert frame["doc_id"].is_unique and (frame["doc_id"] >= 0).all()
+    assert paragraphs.to_pandas()["para_id"].is_unique
+    assert set(frame["category"]) <= set(CATEGORIES)
+    assert set(frame["source"]) == {"jsonl"}
+    assert report["skipped"] == {"duplicate title": 1, "document without usable paragraphs": 1,
+                                 "empty or short paragraph": len(SAMPLE_ARTICLES) + 1}
+    sections = paragraphs.to_pandas()["section"]
+    assert set(sections) == {"", "History"}
+
+
+def test_ids_are_stable_across_rebuilds(make_params, jsonl_input, tmp_path):
+    first = make_params(kb={"source": "jsonl", "input": jsonl_input})
+    build_knowledge_base(first, progress=False)
+    second = first.model_copy(update={"paths": first.paths.model_copy(update={"kb_dir": tmp_path / "again"})})
+    build_knowledge_base(second, progress=False)
+    for name in (DOCUMENTS_FILE, PARAGRAPHS_FILE):
+        pd.testing.assert_frame_equal(pd.read_parquet(first.paths.kb_dir / name), pd.read_parquet(second.paths.kb_dir / name))
+
+
+def test_max_documents_stops_early(make_params, jsonl_input):
+    params = make_params(kb={"source": "jsonl", "input": jsonl_input, "max_documents": 3, "chunk_documents": 2})
+    assert build_knowledge_base(params, progress=False)["documents"] == 3
+
+
+def test_input_without_usable_documents_is_an_error(make_params, tmp_path):
+    path = write_jsonl(tmp_path / "empty.jsonl", [{"name": "x"}, b"garbage"])
+    params = make_params(kb={"source": "jsonl", "input": path})
+    with pytest.raises(SourceError, match="no usable documents.*kb.source matches"):
+        build_knowledge_base(params, progress=False)
+    assert not params.paths.kb_dir.exists()
+
+
+def test_clip_cuts_at_a_sentence_end():
+    text = "First sentence. Second sentence is longer. Third."
+    assert clip(text, 100) == text
+    assert clip(text, 30) == "First sentence."
+    assert clip("no sentence end in sight at all", 10) == "no sentenc"

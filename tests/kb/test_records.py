@@ -1,0 +1,72 @@
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from sea.errors import SourceError
+from sea.kb.records import iter_jsonl, iter_parquet, markdown_sections
+from sea.kb.schema import SkipCounts
+from tests.conftest import write_jsonl
+
+PAPER_RECORD = {
+    "id": 12,
+    "name": "Anarchism",
+    "abstract": "Anarchism is a political philosophy and movement.",
+    "url": "https://en.wikipedia.org/wiki/Anarchism",
+    "wikitext": "Anarchism is a political philosophy.\n\n# History\n\n## Origins\nThe earliest themes appear in Laozi.\n"
+                "## Modern era\nThe modern movement began in the 19th century.\n# See also\n- Libertarianism\n",
+}
+
+
+def test_markdown_sections_keep_the_heading_path():
+    sections = markdown_sections(PAPER_RECORD["wikitext"])
+    assert sections == [
+        ("", "Anarchism is a political philosophy."),
+        ("History", ""),
+        ("History > Origins", "The earliest themes appear in Laozi."),
+        ("History > Modern era", "The modern movement began in the 19th century."),
+    ]
+
+
+def test_paper_format_jsonl(tmp_path):
+    path = write_jsonl(tmp_path / "kb.jsonl", [PAPER_RECORD])
+    [document] = iter_jsonl(path, SkipCounts())
+    assert document.title == "Anarchism"
+    assert document.abstract == PAPER_RECORD["abstract"]
+    assert document.url == PAPER_RECORD["url"]
+    assert [path for path, _ in document.sections][:3] == ["", "History", "History > Origins"]
+
+
+def test_plain_title_text_records_take_the_first_text_as_abstract(tmp_path):
+    path = write_jsonl(tmp_path / "kb.jsonl", [{"title": "Salt", "text": "Salt is a mineral.\n\nIt is mostly NaCl.",
+                                                "category": "Natural and physical sciences"}])
+    [document] = iter_jsonl(path, SkipCounts())
+    assert document.abstract == "Salt is a mineral.\n\nIt is mostly NaCl."
+    assert document.label == "Natural and physical sciences"
+    assert document.url.endswith("/wiki/Salt")
+
+
+def test_bad_lines_are_counted_not_fatal(tmp_path):
+    path = write_jsonl(tmp_path / "kb.jsonl", [
+        {"title": "Good", "text": "A fine text."},
+        b'{"title": "Latin", "text": "caf\xe9"}',
+        b"{not json",
+        b"[1, 2]",
+        {"title": "", "text": "no title"},
+        {"title": "No text"},
+    ])
+    skips = SkipCounts()
+    assert [doc.title for doc in iter_jsonl(path, skips)] == ["Good"]
+    assert skips.counts == {"invalid UTF-8": 1, "invalid JSON": 2, "missing title or text": 2}
+
+
+def test_parquet_records(tmp_path):
+    path = tmp_path / "kb.parquet"
+    pq.write_table(pa.Table.from_pylist([PAPER_RECORD, {**PAPER_RECORD, "name": "Anarchy"}]), path)
+    assert [doc.title for doc in iter_parquet(path, SkipCounts())] == ["Anarchism", "Anarchy"]
+
+
+def test_unreadable_parquet_is_a_clear_error(tmp_path):
+    path = tmp_path / "kb.parquet"
+    path.write_bytes(b"PAR1 this is not parquet")
+    with pytest.raises(SourceError, match="not a readable Parquet file"):
+        list(iter_parquet(path, SkipCounts()))

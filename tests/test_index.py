@@ -1,0 +1,72 @@
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sea.embeddings import embed_documents, titled_text
+from sea.errors import ParamsError
+from sea.index import INDEX_SIDECAR, DocumentIndex, build_index
+from sea.kb.build import build_knowledge_base
+from sea.kb.schema import DOCUMENTS_FILE
+from sea.settings import IndexSettings
+
+
+@pytest.fixture(scope="module")
+def vital_sample(packaged_dir, tmp_path_factory):
+    """The first 400 vital10k documents, built, embedded and indexed through the real stages."""
+    from sea.settings import parse_params
+
+    root = tmp_path_factory.mktemp("vital")
+    params = parse_params({
+        "paths": {name: str(root / name) for name in ("packaged_dir", "kb_dir", "embeddings_dir", "index_dir", "cache_dir")},
+        "kb": {"source": "vital10k", "input": str(packaged_dir / "vital10k.json"), "max_documents": 400},
+    })
+    build_knowledge_base(params, progress=False)
+    embed_documents(params, progress=False)
+    build_index(params)
+    return params
+
+
+def _vectors(params):
+    return np.load(params.paths.embeddings_dir / "documents.npy"), np.load(params.paths.embeddings_dir / "doc_ids.npy")
+
+
+def test_a_documents_own_title_ranks_it_first(vital_sample, embedder):
+    documents = pd.read_parquet(vital_sample.paths.kb_dir / DOCUMENTS_FILE).sample(25, random_state=1)
+    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
+    _, ids = index.search(embedder.encode([titled_text(t, a) for t, a in zip(documents["title"], documents["abstract"])]), 5)
+    assert (ids[:, 0] == documents["doc_id"].to_numpy()).all()
+    sidecar = json.loads((vital_sample.paths.index_dir / INDEX_SIDECAR).read_text())
+    assert sidecar["documents"] == 400 and sidecar["dimension"] == 384
+
+
+@pytest.mark.parametrize("factory", ["Flat", "HNSW32", "IVF8,Flat", "IVF8,PQ16"])
+def test_visited_documents_never_come_back(vital_sample, factory):
+    vectors, doc_ids = _vectors(vital_sample)
+    index = DocumentIndex.build(vectors, doc_ids, IndexSettings(factory=factory, nprobe=8))
+    queries = vectors[:40]
+    _, unrestricted = index.search(queries, 50)
+    visited = set(doc_ids[::2].tolist())
+    _, restricted = index.search(queries, 50, exclude=visited)
+    returned = set(restricted[restricted >= 0].tolist())
+    assert returned and not returned & visited
+    if factory == "Flat":  # exact search: exclusion filters the ranking without reordering it
+        for before, after in zip(unrestricted, restricted):
+            kept = [d for d in before if d not in visited]
+            assert list(after[: len(kept)]) == kept
+
+
+def test_excluding_everything_returns_no_ids(vital_sample):
+    vectors, doc_ids = _vectors(vital_sample)
+    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
+    _, ids = index.search(vectors[:3], 10, exclude=doc_ids.tolist())
+    assert (ids == -1).all()
+
+
+def test_factory_that_does_not_fit_the_data_is_explained(vital_sample):
+    vectors, doc_ids = _vectors(vital_sample)
+    with pytest.raises(ParamsError, match="needs at least 4096 vectors.*has 400"):
+        DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="IVF4096,Flat"))
+    with pytest.raises(ParamsError, match="dimension 384"):
+        DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="PQ256"))

@@ -1,0 +1,45 @@
+import numpy as np
+
+from sea.embeddings import Embedder, titled_text
+from sea.kb.build import build_knowledge_base
+from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
+from sea.settings import EmbeddingSettings
+from tests.conftest import SAMPLE_ARTICLES, write_jsonl
+
+
+def test_paragraph_embeddings_are_lazy_and_cached(make_params, tmp_path):
+    records = [{"title": t, "text": f"{x}\n# Details\n{x} More detail follows here for the second section."} for t, x in SAMPLE_ARTICLES]
+    params = make_params(kb={"source": "jsonl", "input": write_jsonl(tmp_path / "kb.jsonl", records)})
+    build_knowledge_base(params, progress=False)
+    store = ParagraphStore(params.paths.kb_dir)
+    cache = tmp_path / "paragraph-vectors.sqlite"  # not the one the build filled, so every miss counts
+    embedder = Embedder(EmbeddingSettings(), cache)
+    before = embedder.computed
+    paragraphs = ParagraphEmbeddings(store, embedder)
+
+    doc_ids = store.table["doc_id"].unique()[:2]
+    rows, vectors = paragraphs.for_documents(doc_ids)
+    assert set(rows["doc_id"]) == set(doc_ids) and len(rows) == 4
+    assert vectors.shape == (4, embedder.dimension) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, rtol=1e-5)
+    assert embedder.computed - before == 4  # only the requested documents' paragraphs
+
+    again_rows, again = paragraphs.for_documents(doc_ids[::-1])
+    assert embedder.computed - before == 4  # served from the cache
+    np.testing.assert_array_equal(again[again_rows["para_id"].argsort()], vectors[rows["para_id"].argsort()])
+
+    # A new process (a resumed run) finds the vectors on disk.
+    fresh = Embedder(EmbeddingSettings(), cache)
+    ParagraphEmbeddings(store, fresh).for_documents(doc_ids)
+    assert fresh.computed == 0
+
+    expected = fresh._model.encode([titled_text(rows["title"][0], rows["text"][0])], normalize_embeddings=True)[0]
+    np.testing.assert_allclose(vectors[0], expected, atol=1e-5)
+
+
+def test_unknown_documents_give_no_paragraphs(make_params, tmp_path, embedder):
+    params = make_params(kb={"source": "jsonl", "input": write_jsonl(tmp_path / "kb.jsonl", [
+        {"title": t, "text": x} for t, x in SAMPLE_ARTICLES])})
+    build_knowledge_base(params, progress=False)
+    rows, vectors = ParagraphEmbeddings(ParagraphStore(params.paths.kb_dir), embedder).for_documents([-1, 12345])
+    assert rows.empty and vectors.shape == (0, embedder.dimension)

@@ -1,0 +1,54 @@
+"""The DVC pipeline (dvc.yaml) run for real: `dvc repro` in a fresh git repository."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import SAMPLE_ARTICLES, write_jsonl
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _run(args, cwd):
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "DVC_NO_ANALYTICS": "1", "HF_HUB_OFFLINE": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    result = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, f"{args} failed:\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def test_dvc_repro_builds_every_artifact_and_then_is_a_no_op(tmp_path):
+    work = tmp_path / "project"
+    work.mkdir()
+    shutil.copy(REPO / "dvc.yaml", work)
+    shutil.copytree(REPO / "sea", work / "sea", ignore=shutil.ignore_patterns("__pycache__"))
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    params["kb"].update(source="jsonl", input="inputs/kb.jsonl")
+    (work / "params.yaml").write_text(yaml.safe_dump(params))
+    (work / "inputs").mkdir()
+    write_jsonl(work / "inputs" / "kb.jsonl", [{"title": t, "text": x} for t, x in SAMPLE_ARTICLES])
+    _run(["git", "init", "-q"], work)
+    _run(["dvc", "init", "-q"], work)
+
+    first = _run(["dvc", "repro"], work)
+    for stage in ("fetch", "kb", "embed", "index"):
+        assert f"Running stage '{stage}'" in first
+    for artifact in ("data/packaged/vital10k.json", "data/packaged/enwiki-sample.xml.bz2", "data/kb/documents.parquet",
+                     "data/kb/paragraphs.parquet", "data/embeddings/documents.npy", "data/embeddings/embeddings.json",
+                     "data/index/documents.faiss"):
+        assert (work / artifact).is_file(), artifact
+    lock = (work / "dvc.lock").read_text()
+
+    second = _run(["dvc", "repro"], work)
+    assert "Running stage" not in second and "Data and pipelines are up to date" in second
+    assert (work / "dvc.lock").read_text() == lock
+
+    params["index"]["ef_search"] = 32  # only the index stage reads this section
+    (work / "params.yaml").write_text(yaml.safe_dump(params))
+    third = _run(["dvc", "repro"], work)
+    assert "Running stage 'index'" in third and "Running stage 'embed'" not in third and "Running stage 'kb'" not in third

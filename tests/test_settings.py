@@ -1,0 +1,58 @@
+from pathlib import Path
+
+import pytest
+
+from sea.errors import ParamsError
+from sea.settings import load_params, parse_params, require_input
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_repository_params_are_valid():
+    params = load_params(REPO / "params.yaml")
+    assert params.kb.source == "vital10k"
+    assert params.index.factory == "Flat"
+
+
+def test_unknown_source_names_the_key_and_the_choices():
+    with pytest.raises(ParamsError) as error:
+        parse_params({"kb": {"source": "wikipedia"}})
+    assert "kb.source" in str(error.value)
+    assert "vital10k" in str(error.value) and "wikipedia-dump" in str(error.value)
+
+
+def test_wrong_type_names_the_key():
+    with pytest.raises(ParamsError, match=r"embedding\.batch_size"):
+        parse_params({"embedding": {"batch_size": "lots"}})
+
+
+def test_unknown_key_is_refused():
+    with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
+        parse_params({"index": {"nlist": 100}})
+
+
+def test_bad_factory_string_is_refused_at_the_edge():
+    with pytest.raises(ParamsError, match=r"index\.factory.*'IVF,Flatt'.*use e\.g\."):
+        parse_params({"index": {"factory": "IVF,Flatt"}})
+
+
+def test_missing_input_file_says_how_to_get_it(tmp_path):
+    params = parse_params({"kb": {"source": "wikipedia-dump", "input": str(tmp_path / "enwiki.xml.bz2")}})
+    with pytest.raises(ParamsError, match=r"kb\.input.*not found.*download an enwiki"):
+        require_input(params.kb)
+    packaged = parse_params({"kb": {"source": "vital10k", "input": str(tmp_path / "missing.json")}})
+    with pytest.raises(ParamsError, match="sea kb fetch"):
+        require_input(packaged.kb)
+
+
+def test_missing_or_malformed_params_file(tmp_path):
+    with pytest.raises(ParamsError, match="not found"):
+        load_params(tmp_path / "params.yaml")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("kb: [unclosed\n")
+    with pytest.raises(ParamsError, match="not valid YAML"):
+        load_params(broken)
+    listed = tmp_path / "list.yaml"
+    listed.write_text("- kb\n")
+    with pytest.raises(ParamsError, match="expected a mapping"):
+        load_params(listed)
