@@ -31,7 +31,7 @@ test: $(STAMP)
 	pytest
 
 # Knowledge-base throughput figures -> reports/benchmarks/kb.json and kb.md
-bench-kb: $(STAMP)
+bench-kb: audit
 	python benchmarks/kb.py
 
 clean:

@@ -1,0 +1,1 @@
+"""Prefect flows that compose the tasks in tasks/ and own MLflow logging (the audit flow comes next)."""
