@@ -6,11 +6,14 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sea.errors import ParamsError
 
 SOURCES = ("vital10k", "enwiki-sample", "wikipedia-dump", "jsonl", "parquet")
+PROVIDERS = ("openai", "anthropic", "openai-compatible", "local", "simulated")
+LOCAL_MODELS = ("smollm2-135m", "gemma3-270m")
+DEFAULT_KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 
 # A dimension divisible by the common PQ sub-quantizer counts, so that the syntax of a
@@ -28,6 +31,7 @@ class PathSettings(_Section):
     embeddings_dir: Path = Path("data/embeddings")
     index_dir: Path = Path("data/index")
     cache_dir: Path = Path("data/cache")
+    responses_cache: Path = Path("data/cache/responses.sqlite")
 
 
 class KbSettings(_Section):
@@ -68,17 +72,122 @@ class IndexSettings(_Section):
         return factory
 
 
+class ModelSettings(_Section):
+    """One model in one role, named by a single string `provider:model`."""
+
+    model: str
+    base_url: str | None = None  # openai-compatible (required), or to redirect openai/anthropic
+    api_key_env: str | None = None  # name of the environment variable holding the key, never the key
+    max_in_flight: int = Field(default=8, ge=1)
+    requests_per_minute: float | None = Field(default=None, gt=0)
+    tokens_per_minute: float | None = Field(default=None, gt=0)
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_attempts: int = Field(default=6, ge=1)
+    backoff_base_s: float = Field(default=1.0, ge=0)
+    backoff_cap_s: float = Field(default=60.0, ge=0)
+    temperature: float = Field(default=0.1, ge=0, le=2)
+    top_p: float = Field(default=0.9, gt=0, le=1)
+    max_tokens: int = Field(default=16, ge=1)
+    local_mode: Literal["letters", "generate"] = "letters"  # local models: score option letters or decode
+
+    @field_validator("model")
+    @classmethod
+    def _provider_known(cls, model: str) -> str:
+        provider, _, name = model.partition(":")
+        if provider not in PROVIDERS or not name:
+            raise ValueError(f"{model!r} is not 'provider:model' with provider one of {', '.join(PROVIDERS)}")
+        if provider == "local" and name not in LOCAL_MODELS:
+            raise ValueError(f"unknown local model {name!r}; choose one of {', '.join(LOCAL_MODELS)}")
+        return model
+
+    @model_validator(mode="after")
+    def _endpoint_given(self) -> ModelSettings:
+        if self.provider == "openai-compatible" and not self.base_url:
+            raise ValueError("openai-compatible models need base_url (e.g. http://127.0.0.1:8000/v1)")
+        return self
+
+    @property
+    def provider(self) -> str:
+        return self.model.partition(":")[0]
+
+    @property
+    def name(self) -> str:
+        return self.model.partition(":")[2]
+
+    @property
+    def key_variable(self) -> str | None:
+        return self.api_key_env or DEFAULT_KEY_VARIABLES.get(self.provider)
+
+
+class ModelsSettings(_Section):
+    testee: ModelSettings = ModelSettings(model="simulated:paper-regime")
+    generator: ModelSettings | None = None  # None: the offline question generator
+    verifier: ModelSettings | None = None  # None: no verifier quality gate
+
+
+class BudgetSettings(_Section):
+    """Hard limits on the testee; any combination. Reserved before each call is sent."""
+
+    testee_calls: int | None = Field(default=20_000, ge=1)
+    tokens: int | None = Field(default=None, ge=1)
+    dollars: float | None = Field(default=None, gt=0)
+
+
+class Price(_Section):
+    input: float = Field(ge=0)  # US dollars per million tokens
+    output: float = Field(ge=0)
+
+
+class SimulatedProfile(_Section):
+    """A deterministic testee that knows the knowledge base except in planted blind spots."""
+
+    blind_spot_regions: int = Field(default=5, ge=0)
+    blind_spot_share: float = Field(default=0.05, ge=0, le=1)  # share of documents inside blind spots
+    base_error: float = Field(default=0.2, ge=0, le=1)  # error rate outside blind spots
+    category_error: dict[str, float] = {}  # error rate for whole categories, overriding base_error
+    seed: int = 0
+
+    @field_validator("category_error")
+    @classmethod
+    def _categories_known(cls, errors: dict[str, float]) -> dict[str, float]:
+        from sea.categories import CATEGORIES
+
+        for name, rate in errors.items():
+            if name not in CATEGORIES:
+                raise ValueError(f"unknown category {name!r}; use one of the 13: {', '.join(CATEGORIES)}")
+            if not 0 <= rate <= 1:
+                raise ValueError(f"error rate for {name!r} must be within 0..1")
+        return errors
+
+
 class Params(_Section):
     paths: PathSettings = PathSettings()
     kb: KbSettings = KbSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     index: IndexSettings = IndexSettings()
+    models: ModelsSettings = ModelsSettings()
+    budget: BudgetSettings = BudgetSettings()
+    prices: dict[str, Price] = {}
+    simulated: dict[str, SimulatedProfile] = {"paper-regime": SimulatedProfile()}
+
+    @model_validator(mode="after")
+    def _simulated_profiles_exist(self) -> Params:
+        for role in ("testee", "generator", "verifier"):
+            settings = getattr(self.models, role)
+            if settings is not None and settings.provider == "simulated" and settings.name not in self.simulated:
+                raise ValueError(
+                    f"models.{role}.model: no simulated profile {settings.name!r}; define it under `simulated:` "
+                    f"or use one of {', '.join(self.simulated)}"
+                )
+        return self
 
 
 def _describe(error: dict) -> str:
-    key = ".".join(str(part) for part in error["loc"])
+    key = ".".join(str(part) for part in error["loc"]) or "params"
     if error["type"] == "extra_forbidden":
         return f"{key}: unknown key; remove it or check its spelling"
+    if error["type"] == "value_error":
+        return f"{key}: {error['msg'].removeprefix('Value error, ')}"
     if error["type"] == "literal_error":
         return f"{key}: {error['input']!r} is not allowed; {error['msg'].lower()}"
     return f"{key}: {error['msg']} (got {error.get('input')!r}); fix the value in params.yaml"

@@ -1,0 +1,154 @@
+"""A small OpenAI- and Anthropic-compatible HTTP server on 127.0.0.1, for tests and benchmarks.
+
+The real SDKs talk to it over real HTTP. It can inject faults in order (`script`), add latency,
+enforce a requests-per-minute limit (answering 429 when a client exceeds it), and it counts
+what it served so callers can check ledgers and caches against the server's own numbers."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# Fault names usable in `script`, one per incoming request, in order; then every request is "ok".
+FAULTS = ("ok", "429", "500", "timeout", "malformed", "die")
+
+
+def count_tokens(text: str) -> int:
+    return len(text.split())
+
+
+@dataclass
+class ServerState:
+    requests: int = 0
+    served: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    rate_violations: int = 0
+    authorizations: set[str] = field(default_factory=set)
+    arrivals: deque = field(default_factory=deque)
+    max_concurrent: int = 0
+    concurrent: int = 0
+
+
+class FakeLLMServer:
+    def __init__(self, *, latency_s: float = 0.0, requests_per_minute: float | None = None,
+                 script: list[str] | None = None, retry_after_s: float = 0.05, hang_s: float = 5.0,
+                 reply: Callable[[str], str] = lambda prompt: "Answer: A"):
+        unknown = set(script or []) - set(FAULTS)
+        if unknown:
+            raise ValueError(f"unknown faults {unknown}; use {FAULTS}")
+        self.latency_s, self.requests_per_minute = latency_s, requests_per_minute
+        self.script, self.retry_after_s, self.hang_s, self.reply = deque(script or []), retry_after_s, hang_s, reply
+        self.state = ServerState()
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    def __enter__(self) -> FakeLLMServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def _admit(self, authorization: str) -> str:
+        """Count the request and decide its fate (a fault, a rate-limit 429, or ok)."""
+        with self._lock:
+            state = self.state
+            state.requests += 1
+            state.authorizations.add(authorization)
+            fault = self.script.popleft() if self.script else "ok"
+            if self.requests_per_minute and fault == "ok":
+                now = time.monotonic()
+                while state.arrivals and now - state.arrivals[0] >= 60.0:
+                    state.arrivals.popleft()
+                if len(state.arrivals) >= self.requests_per_minute:
+                    state.rate_violations += 1
+                    return "429"
+                state.arrivals.append(now)
+            return fault
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args) -> None:  # keep test output clean
+                pass
+
+            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_POST(self) -> None:
+                payload = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                fault = server._admit(f"{self.headers.get('Authorization', '')} {self.headers.get('x-api-key', '')}".strip())
+                if fault == "die":
+                    threading.Thread(target=server.stop, daemon=True).start()
+                    self.close_connection = True
+                    return
+                if fault == "timeout":
+                    time.sleep(server.hang_s)
+                    return
+                if fault in ("429", "500"):
+                    error = json.dumps({"error": {"message": f"injected {fault}", "type": "injected"}}).encode()
+                    self._send(int(fault), error, {"Retry-After": str(server.retry_after_s)} if fault == "429" else None)
+                    return
+                if fault == "malformed":
+                    self._send(200, b'{"choices": [ {"message": ')
+                    return
+                with server._lock:
+                    server.state.concurrent += 1
+                    server.state.max_concurrent = max(server.state.max_concurrent, server.state.concurrent)
+                time.sleep(server.latency_s)
+                prompt = "\n".join(str(m.get("content", "")) for m in payload.get("messages", []))
+                text = server.reply(prompt)
+                usage_in = count_tokens(prompt) + count_tokens(str(payload.get("system", "")))
+                usage_out = count_tokens(text)
+                with server._lock:
+                    state = server.state
+                    state.concurrent -= 1
+                    state.served += 1
+                    state.input_tokens += usage_in
+                    state.output_tokens += usage_out
+                anthropic = self.path.endswith("/messages")
+                body = _anthropic_body(payload, text, usage_in, usage_out) if anthropic else _openai_body(payload, text, usage_in, usage_out)
+                self._send(200, json.dumps(body).encode())
+
+        return Handler
+
+
+def _openai_body(payload: dict, text: str, usage_in: int, usage_out: int) -> dict:
+    return {
+        "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()), "model": payload.get("model", ""),
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": usage_in, "completion_tokens": usage_out, "total_tokens": usage_in + usage_out},
+    }
+
+
+def _anthropic_body(payload: dict, text: str, usage_in: int, usage_out: int) -> dict:
+    return {
+        "id": "msg_fake", "type": "message", "role": "assistant", "model": payload.get("model", ""),
+        "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
+        "usage": {"input_tokens": usage_in, "output_tokens": usage_out},
+    }

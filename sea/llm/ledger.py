@@ -1,0 +1,115 @@
+"""Prices, the cost ledger (tokens and dollars per role and model) and the hard budget."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from importlib import resources
+
+import yaml
+
+from sea.llm.types import BudgetExhausted
+
+PricePerMillion = dict[str, float]  # {"input": ..., "output": ...}
+
+
+def default_prices() -> dict[str, PricePerMillion]:
+    return yaml.safe_load(resources.files("sea.llm").joinpath("prices.yaml").read_text(encoding="utf-8"))
+
+
+class PriceTable:
+    def __init__(self, prices: dict[str, PricePerMillion]):
+        self._prices = prices
+
+    def lookup(self, model: str) -> PricePerMillion | None:
+        """The entry for the model string or its longest listed prefix; None when unknown."""
+        matches = [key for key in self._prices if model == key or model.startswith(key)]
+        return self._prices[max(matches, key=len)] if matches else None
+
+    def cost(self, model: str, input_tokens: int, output_tokens: int) -> float | None:
+        price = self.lookup(model)
+        if price is None:
+            return None
+        return (input_tokens * price["input"] + output_tokens * price["output"]) / 1e6
+
+
+@dataclass
+class Usage:
+    calls: int = 0
+    cached_calls: int = 0
+    failed_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0  # None once any call had an unknown price
+
+
+class Ledger:
+    """What was actually spent, per (role, model). Cached replies count as calls but cost nothing."""
+
+    def __init__(self) -> None:
+        self.usage: dict[tuple[str, str], Usage] = {}
+
+    def _entry(self, role: str, model: str) -> Usage:
+        return self.usage.setdefault((role, model), Usage())
+
+    def record(self, role: str, model: str, input_tokens: int, output_tokens: int, cost_usd: float | None, cached: bool) -> None:
+        entry = self._entry(role, model)
+        entry.calls += 1
+        if cached:
+            entry.cached_calls += 1
+            return
+        entry.input_tokens += input_tokens
+        entry.output_tokens += output_tokens
+        entry.cost_usd = None if cost_usd is None or entry.cost_usd is None else entry.cost_usd + cost_usd
+
+    def record_failure(self, role: str, model: str) -> None:
+        self._entry(role, model).failed_calls += 1
+
+    def summary(self) -> list[dict]:
+        return [{"role": role, "model": model, **asdict(usage)} for (role, model), usage in sorted(self.usage.items())]
+
+
+@dataclass
+class Reservation:
+    calls: int
+    tokens: int
+    dollars: float
+
+
+class Budget:
+    """A hard limit in calls, tokens and/or dollars. Every call reserves its worst case before it
+    is sent and settles to its actual use afterwards, so concurrent calls can never overshoot.
+    Cached replies are charged like fresh ones: the budget measures the work an audit did, so a
+    resumed run stops exactly where an uninterrupted one would."""
+
+    def __init__(self, calls: int | None = None, tokens: int | None = None, dollars: float | None = None):
+        self.limits = Reservation(calls or 0, tokens or 0, dollars or 0.0)
+        self._limited = (calls is not None, tokens is not None, dollars is not None)
+        self.spent = Reservation(0, 0, 0.0)
+        self.reserved = Reservation(0, 0, 0.0)
+
+    def reserve(self, tokens: int, dollars: float | None) -> Reservation:
+        wanted = Reservation(1, tokens, dollars or 0.0)
+        for limited, field in zip(self._limited, ("calls", "tokens", "dollars"), strict=True):
+            committed = getattr(self.spent, field) + getattr(self.reserved, field)
+            if limited and committed + getattr(wanted, field) > getattr(self.limits, field) + 1e-12:
+                raise BudgetExhausted(
+                    f"budget exhausted: {field} limit {getattr(self.limits, field)}, "
+                    f"{getattr(self.spent, field)} spent and {getattr(self.reserved, field)} reserved"
+                )
+        self._add(self.reserved, wanted, +1)
+        return wanted
+
+    def settle(self, reservation: Reservation, tokens: int, dollars: float | None) -> None:
+        """Replace the reservation by the actual use (at most the reservation: max_tokens caps
+        the output and the input estimate is an upper bound)."""
+        self._add(self.reserved, reservation, -1)
+        self._add(self.spent, Reservation(1, tokens, dollars or 0.0), +1)
+
+    def release(self, reservation: Reservation) -> None:
+        self._add(self.reserved, reservation, -1)
+
+    @staticmethod
+    def _add(target: Reservation, amount: Reservation, sign: int) -> None:
+        target.calls += sign * amount.calls
+        target.tokens += sign * amount.tokens
+        target.dollars += sign * amount.dollars

@@ -1,0 +1,65 @@
+"""Values shared by every provider and the client that wraps them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """Decoding parameters; the paper's defaults. `sample` tells repeated samples apart in the
+    response cache when temperature > 0."""
+
+    temperature: float = 0.1
+    top_p: float = 0.9
+    max_tokens: int = 16
+    seed: int | None = 0
+    sample: int = 0
+
+
+@dataclass(frozen=True)
+class ProviderReply:
+    """What a provider returns for one call: text and the token counts the backend reported."""
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One answered call as the caller sees it."""
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None  # None: the model has no price in the price table
+    latency_s: float
+    cached: bool
+    model: str = ""
+
+
+@dataclass(frozen=True)
+class CallFailure:
+    """A call that finally failed after its retries: recorded and surfaced, never a wrong answer."""
+
+    reason: str
+    attempts: int
+    model: str = ""
+
+
+class ProviderError(Exception):
+    """A provider call failed. `retryable` errors (429, 5xx, timeouts, lost connections,
+    malformed bodies) are retried with backoff; `retry_after` is the server's hint in seconds."""
+
+    def __init__(self, reason: str, *, retryable: bool, retry_after: float | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+class BudgetExhausted(Exception):
+    """The budget cannot cover the next call; everything done so far is kept."""

@@ -1,0 +1,168 @@
+"""The real openai and anthropic SDKs against a fake server on 127.0.0.1, with injected faults."""
+
+import logging
+import time
+
+import pytest
+
+from sea.errors import ParamsError
+from sea.llm.cache import ResponseCache
+from sea.llm.client import CallFailed, ModelClient
+from sea.llm.fake_server import FakeLLMServer, count_tokens
+from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices
+from sea.llm.providers import AnthropicMessages, OpenAIChat
+from sea.llm.types import BudgetExhausted, CallFailure, Completion
+from sea.settings import ModelSettings
+
+OPENAI_KEY = "sk-fake-0123456789-secret"
+ANTHROPIC_KEY = "sk-ant-fake-9876543210-secret"
+PROVIDERS = {"openai": ("openai:gpt-4o-mini", OpenAIChat, "/v1"), "anthropic": ("anthropic:claude-haiku-4-5", AnthropicMessages, "")}
+
+
+@pytest.fixture(autouse=True)
+def keys(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", ANTHROPIC_KEY)
+
+
+def make_client(server, provider="openai", *, budget=None, cache=None, ledger=None, **settings) -> ModelClient:
+    model, sdk, suffix = PROVIDERS[provider]
+    settings = ModelSettings(model=model, base_url=server.base_url + suffix, **{"backoff_base_s": 0.01, "timeout_s": 2.0, **settings})
+    return ModelClient("testee", settings, sdk(settings), cache=cache or ResponseCache(None), ledger=ledger or Ledger(),
+                       prices=PriceTable(default_prices()), budget=budget)
+
+
+def question(i: int, words: int = 5) -> list[dict]:
+    return [{"role": "system", "content": "Answer with one letter."},
+            {"role": "user", "content": f"Question {i}: " + "word " * words + "\nA) one\nB) two\nC) three\nD) four"}]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_success_and_ledger_equals_the_servers_token_counts(provider):
+    with FakeLLMServer(reply=lambda prompt: "Answer: C") as server:
+        client = make_client(server, provider)
+        results, exhausted = client.run(client.complete_many([question(i, i) for i in range(12)]))
+    assert not exhausted and all(isinstance(r, Completion) and r.text == "Answer: C" for r in results)
+    [usage] = client.ledger.summary()
+    assert usage["calls"] == server.state.served == 12
+    assert usage["input_tokens"] == server.state.input_tokens and usage["output_tokens"] == server.state.output_tokens
+    assert usage["cost_usd"] == pytest.approx(client.prices.cost(client.settings.model, usage["input_tokens"], usage["output_tokens"]))
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_429_retry_after_is_honoured(provider):
+    with FakeLLMServer(script=["429"], retry_after_s=0.4) as server:
+        client = make_client(server, provider)
+        started = time.perf_counter()
+        completion = client.complete_sync(question(0))
+    assert completion.text == "Answer: A"
+    assert server.state.requests == 2 and time.perf_counter() - started >= 0.4
+
+
+@pytest.mark.parametrize("fault", ["500", "malformed", "timeout"])
+def test_transient_faults_are_retried(fault):
+    with FakeLLMServer(script=[fault, fault], hang_s=1.0) as server:
+        client = make_client(server, timeout_s=0.3)
+        assert client.complete_sync(question(0)).text == "Answer: A"
+    assert server.state.requests == 3 and server.state.served == 1
+
+
+def test_a_call_that_keeps_failing_is_surfaced_with_its_reason():
+    with FakeLLMServer(script=["500"] * 3) as server:
+        client = make_client(server, max_attempts=3, budget=Budget(calls=10))
+        with pytest.raises(CallFailed) as failed:
+            client.complete_sync(question(0))
+    assert failed.value.failure.attempts == 3 and "HTTP 500" in failed.value.failure.reason
+    assert client.ledger.summary()[0]["failed_calls"] == 1
+    assert client.budget.spent.calls == 0 and client.budget.reserved.calls == 0  # a failure costs no budget
+
+
+def test_a_server_that_dies_mid_run_fails_the_remaining_calls_cleanly():
+    with FakeLLMServer(script=["ok"] * 5 + ["die"], latency_s=0.01) as server:
+        client = make_client(server, max_attempts=2, max_in_flight=1)
+        results, _ = client.run(client.complete_many([question(i) for i in range(10)]))
+    assert [type(r) for r in results[:5]] == [Completion] * 5
+    assert all(isinstance(r, CallFailure) and "connection failed" in r.reason for r in results[5:])
+    assert client.ledger.summary()[0]["failed_calls"] == 5
+
+
+@pytest.mark.parametrize("limit", [{"calls": 40}, {"tokens": 900}, {"dollars": 0.0002}])
+def test_budget_is_never_exceeded_under_32_way_concurrency(limit):
+    with FakeLLMServer(latency_s=0.02) as server:
+        client = make_client(server, max_in_flight=32, budget=Budget(**limit))
+        results, exhausted = client.run(client.complete_many([question(i, i % 7) for i in range(120)]))
+    assert exhausted and results.count(None) > 0
+    served = [r for r in results if isinstance(r, Completion)]
+    assert len(served) == server.state.served and server.state.max_concurrent > 1
+    spent = client.budget.spent
+    if "calls" in limit:
+        assert server.state.served == 40
+    if "tokens" in limit:
+        assert server.state.input_tokens + server.state.output_tokens == spent.tokens <= 900
+    if "dollars" in limit:
+        assert spent.dollars <= 0.0002
+        assert spent.dollars == pytest.approx(client.prices.cost(client.settings.model, server.state.input_tokens, server.state.output_tokens))
+
+
+def test_budget_exhausted_before_sending(tmp_path):
+    with FakeLLMServer() as server:
+        client = make_client(server, budget=Budget(calls=1))
+        client.complete_sync(question(0))
+        with pytest.raises(BudgetExhausted, match="calls limit 1"):
+            client.complete_sync(question(1))
+    assert server.state.requests == 1
+
+
+def test_second_identical_run_makes_no_request(tmp_path):
+    cache_path = tmp_path / "responses.sqlite"
+    prompts = [question(i) for i in range(10)]
+    with FakeLLMServer() as server:
+        first = make_client(server, cache=ResponseCache(cache_path))
+        first.run(first.complete_many(prompts))
+        assert server.state.requests == 10
+        second = make_client(server, cache=ResponseCache(cache_path), budget=Budget(calls=10))
+        results, _ = second.run(second.complete_many(prompts))
+        assert server.state.requests == 10  # nothing new reached the server
+        assert all(r.cached for r in results) and second.cache.hits == 10
+        assert second.ledger.summary()[0]["cached_calls"] == 10 and second.ledger.summary()[0]["input_tokens"] == 0
+        assert second.budget.spent.calls == 10  # cached work still counts against the budget: resume is exact
+
+        sampler = make_client(server, cache=ResponseCache(cache_path), temperature=0.7)
+        for sample in (0, 1, 1):
+            sampler.complete_sync(prompts[0], sampler.decoding(sample=sample))
+        assert server.state.requests == 12  # samples 0 and 1 are distinct calls; repeating sample 1 is cached
+
+
+def test_rate_limit_is_saturated_but_never_exceeded():
+    with FakeLLMServer(requests_per_minute=1200, latency_s=0.01) as server:
+        client = make_client(server, max_in_flight=16, requests_per_minute=1200)
+        started = time.perf_counter()
+        results, _ = client.run(client.complete_many([question(i) for i in range(40)]))
+    assert server.state.rate_violations == 0 and all(isinstance(r, Completion) for r in results)
+    assert time.perf_counter() - started >= 39 * 60 / 1200  # paced: 40 requests span 39 intervals
+
+
+def test_missing_key_fails_before_any_request(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY")
+    with FakeLLMServer() as server:
+        with pytest.raises(ParamsError, match="OPENAI_API_KEY is not set"):
+            make_client(server)
+    assert server.state.requests == 0
+
+
+def test_keys_never_reach_logs_or_errors(caplog):
+    caplog.set_level(logging.DEBUG)
+    for name in ("openai", "anthropic", "httpx", "httpcore", "sea"):
+        logging.getLogger(name).setLevel(logging.DEBUG)
+    with FakeLLMServer(script=["429", "500", "malformed"]) as server:
+        for provider in PROVIDERS:
+            make_client(server, provider).complete_sync(question(0))
+        failing = make_client(server, max_attempts=1)
+        server.script.extend(["500"])
+        with pytest.raises(CallFailed) as failed:
+            failing.complete_sync(question(1))
+    seen = " ".join(server.state.authorizations)
+    assert OPENAI_KEY in seen and ANTHROPIC_KEY in seen  # the keys did travel, to the server only
+    assert caplog.records  # the SDKs did log at DEBUG
+    for secret in (OPENAI_KEY, ANTHROPIC_KEY):
+        assert secret not in caplog.text and secret not in str(failed.value) and secret not in repr(failing.settings)
