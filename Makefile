@@ -13,7 +13,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export MLFLOW_DISABLE_TELEMETRY := true
 
-.PHONY: audit test bench-kb install clean
+.PHONY: audit test bench-kb bench-models install clean
 
 install: $(STAMP)
 
@@ -33,6 +33,11 @@ test: $(STAMP)
 # Knowledge-base throughput figures -> reports/benchmarks/kb.json and kb.md
 bench-kb: audit
 	python benchmarks/kb.py
+
+# Rate-limit saturation and client overhead against a local fake server, SmolLM2 s/question
+# -> reports/benchmarks/models.json and models.md
+bench-models: $(STAMP)
+	python benchmarks/models.py
 
 clean:
 	rm -rf data/kb data/embeddings data/index data/cache

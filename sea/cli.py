@@ -68,6 +68,12 @@ def _index_query(args: argparse.Namespace) -> None:
             print(f"{score:6.3f}  {row['title']}  [{row['category']}]")
 
 
+def _models_check(args: argparse.Namespace) -> None:
+    from sea.llm.check import check_model
+
+    print(check_model(load_params(args.params), args.model, base_url=args.base_url, api_key_env=args.api_key_env))
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="sea", description="Stochastic Error Ascent: audit a language model's factual knowledge.")
     root.add_argument("--params", default="params.yaml", type=Path, help="configuration file (default: params.yaml)")
@@ -91,6 +97,12 @@ def parser() -> argparse.ArgumentParser:
     query.add_argument("text")
     query.add_argument("-k", type=int, default=10)
     query.set_defaults(run=_index_query)
+    models = groups.add_parser("models", help="model access").add_subparsers(dest="command", required=True)
+    check = models.add_parser("check", help="one tiny call: latency, tokens and cost (tests a key or an endpoint)")
+    check.add_argument("model", help="provider:model, e.g. openai:gpt-4o-mini, anthropic:claude-haiku-4-5, local:smollm2-135m")
+    check.add_argument("--base-url", help="endpoint for openai-compatible (or a proxy for openai/anthropic)")
+    check.add_argument("--api-key-env", help="environment variable holding the key (default: OPENAI_API_KEY / ANTHROPIC_API_KEY)")
+    check.set_defaults(run=_models_check)
     return root
 
 

@@ -7,11 +7,13 @@ SQLite keeps memory bounded at any knowledge-base size and survives a killed pro
 from __future__ import annotations
 
 import hashlib
-import sqlite3
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+from sea.sqlite_store import connect
 
 _LOOKUP_BATCH = 900  # stays under SQLite's bound-parameter limit on old builds
 
@@ -23,12 +25,9 @@ def text_key(text: str) -> bytes:
 class VectorCache:
     def __init__(self, path: Path | None, model: str):
         self.model = model
-        if path is None:
-            self._db = sqlite3.connect(":memory:")
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path)
-            self._db.execute("PRAGMA journal_mode=WAL")
+        # Shared by the event loop's thread and micro-batching worker threads, one at a time.
+        self._lock = threading.Lock()
+        self._db = connect(path)
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS vectors (model TEXT, key BLOB, vector BLOB, PRIMARY KEY (model, key)) WITHOUT ROWID"
         )
@@ -37,17 +36,18 @@ class VectorCache:
         found: dict[bytes, np.ndarray] = {}
         for start in range(0, len(keys), _LOOKUP_BATCH):
             batch = keys[start:start + _LOOKUP_BATCH]
-            rows = self._db.execute(
-                f"SELECT key, vector FROM vectors WHERE model = ? AND key IN ({','.join('?' * len(batch))})",
-                (self.model, *batch),
-            )
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT key, vector FROM vectors WHERE model = ? AND key IN ({','.join('?' * len(batch))})",
+                    (self.model, *batch),
+                ).fetchall()
             for key, blob in rows:
                 if isinstance(blob, bytes) and len(blob) == 4 * dimension:  # else corrupt: recompute it
                     found[key] = np.frombuffer(blob, dtype=np.float32)
         return found
 
     def put_many(self, keys: Sequence[bytes], vectors: np.ndarray) -> None:
-        with self._db:
+        with self._lock, self._db:
             self._db.executemany(
                 "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
                 [(self.model, key, np.ascontiguousarray(vector, dtype=np.float32).tobytes()) for key, vector in zip(keys, vectors, strict=True)],

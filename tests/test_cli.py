@@ -45,3 +45,22 @@ def test_errors_are_one_clear_line(tmp_path, capsys):
     params.write_text("kb:\n  source: 7\n")
     assert main(["--params", str(params), "kb", "build"]) == 2
     assert "kb.source" in capsys.readouterr().err
+
+
+def test_models_check_makes_one_call_and_reports_it(tmp_path, capsys, monkeypatch):
+    from sea.llm.fake_server import FakeLLMServer
+
+    monkeypatch.setenv("FAKE_KEY", "sk-check-secret")
+    params = str(_params_file(tmp_path, source="jsonl", input=str(tmp_path / "unused.jsonl")))
+    with FakeLLMServer(reply=lambda prompt: "A") as server:
+        assert main(["--params", params, "models", "check", "openai-compatible:fake-model",
+                     "--base-url", f"{server.base_url}/v1", "--api-key-env", "FAKE_KEY"]) == 0
+        assert server.state.requests == 1
+    out = capsys.readouterr().out
+    assert "openai-compatible:fake-model: replied 'A'" in out and "cost unknown" in out and "sk-check-secret" not in out
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["--params", params, "models", "check", "openai:gpt-4o-mini"]) == 2
+    assert "OPENAI_API_KEY is not set" in capsys.readouterr().err
+    assert main(["--params", params, "models", "check", "gpt-4o"]) == 2
+    assert "provider:model" in capsys.readouterr().err

@@ -4,28 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sea.embeddings import embed_documents, titled_text
+from sea.embeddings import titled_text
 from sea.errors import ParamsError
-from sea.index import INDEX_SIDECAR, DocumentIndex, build_index
-from sea.kb.build import build_knowledge_base
+from sea.index import INDEX_SIDECAR, DocumentIndex
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.settings import IndexSettings
-
-
-@pytest.fixture(scope="module")
-def vital_sample(packaged_dir, tmp_path_factory):
-    """The first 400 vital10k documents, built, embedded and indexed through the real stages."""
-    from sea.settings import parse_params
-
-    root = tmp_path_factory.mktemp("vital")
-    params = parse_params({
-        "paths": {name: str(root / name) for name in ("packaged_dir", "kb_dir", "embeddings_dir", "index_dir", "cache_dir")},
-        "kb": {"source": "vital10k", "input": str(packaged_dir / "vital10k.json"), "max_documents": 400},
-    })
-    build_knowledge_base(params, progress=False)
-    embed_documents(params, progress=False)
-    build_index(params)
-    return params
 
 
 def _vectors(params):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from pathlib import Path
 
 from sea.llm.types import Decoding, Message, ProviderReply
+from sea.sqlite_store import connect
 
 
 def cache_key(model: str, endpoint: str, messages: list[Message], decoding: Decoding) -> str:
@@ -28,12 +28,7 @@ def cache_key(model: str, endpoint: str, messages: list[Message], decoding: Deco
 
 class ResponseCache:
     def __init__(self, path: Path | None):
-        if path is None:
-            self._db = sqlite3.connect(":memory:")
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path)
-            self._db.execute("PRAGMA journal_mode=WAL")
+        self._db = connect(path)
         self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, reply TEXT)")
         self.hits = 0
         self.misses = 0

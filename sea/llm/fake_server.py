@@ -30,19 +30,22 @@ class ServerState:
     output_tokens: int = 0
     rate_violations: int = 0
     authorizations: set[str] = field(default_factory=set)
-    arrivals: deque = field(default_factory=deque)
+    arrivals: list[float] = field(default_factory=list)  # times of admitted requests under a rate limit
     max_concurrent: int = 0
     concurrent: int = 0
 
 
 class FakeLLMServer:
-    def __init__(self, *, latency_s: float = 0.0, requests_per_minute: float | None = None,
+    def __init__(self, *, latency_s: float = 0.0, requests_per_minute: float | None = None, window_s: float = 60.0,
                  script: list[str] | None = None, retry_after_s: float = 0.05, hang_s: float = 5.0,
                  reply: Callable[[str], str] = lambda prompt: "Answer: A"):
         unknown = set(script or []) - set(FAULTS)
         if unknown:
             raise ValueError(f"unknown faults {unknown}; use {FAULTS}")
-        self.latency_s, self.requests_per_minute = latency_s, requests_per_minute
+        # The rate limit is checked over any sliding window of window_s seconds (pro rata), so a
+        # short run can still catch a client that bursts.
+        self.latency_s, self.window_s = latency_s, window_s
+        self.requests_per_window = requests_per_minute * window_s / 60 if requests_per_minute else None
         self.script, self.retry_after_s, self.hang_s, self.reply = deque(script or []), retry_after_s, hang_s, reply
         self.state = ServerState()
         self._lock = threading.Lock()
@@ -72,11 +75,10 @@ class FakeLLMServer:
             state.requests += 1
             state.authorizations.add(authorization)
             fault = self.script.popleft() if self.script else "ok"
-            if self.requests_per_minute and fault == "ok":
+            if self.requests_per_window and fault == "ok":
                 now = time.monotonic()
-                while state.arrivals and now - state.arrivals[0] >= 60.0:
-                    state.arrivals.popleft()
-                if len(state.arrivals) >= self.requests_per_minute:
+                recent = [t for t in state.arrivals if now - t < self.window_s]
+                if len(recent) >= self.requests_per_window:
                     state.rate_violations += 1
                     return "429"
                 state.arrivals.append(now)
@@ -87,6 +89,7 @@ class FakeLLMServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # else delayed ACKs add ~40 ms to every response
 
             def log_message(self, *args) -> None:  # keep test output clean
                 pass

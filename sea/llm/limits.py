@@ -7,23 +7,28 @@ import random
 import time
 
 
+# Pace 1% under the limit: network jitter can bring two requests closer together at the server
+# than they left the client, and a server counting over a short window would see a burst.
+_HEADROOM = 1.01
+
+
 class _Pacer:
-    """Spaces out consumption of a per-minute allowance evenly: a request for `amount` units
-    starts no earlier than the previous one plus amount × 60 / per_minute seconds, so no
-    sliding 60-second window ever holds more than the limit, and a steady stream saturates it."""
+    """Spaces out a per-minute allowance evenly: each grant of `amount` units comes at least
+    amount × 60 / per_minute seconds after the previous grant. Grants are made one at a time,
+    at the moment the waiter actually runs, so a busy event loop cannot release a backlog of
+    waiters all at once; a steady stream of requests saturates the limit."""
 
     def __init__(self, per_minute: float):
-        self.interval = 60.0 / per_minute
+        self.interval = _HEADROOM * 60.0 / per_minute
         self._next = 0.0
         self._lock = asyncio.Lock()
 
     async def take(self, amount: float = 1.0) -> None:
         async with self._lock:
-            now = time.monotonic()
-            start = max(now, self._next)
-            self._next = start + amount * self.interval
-        if start > now:
-            await asyncio.sleep(start - now)
+            wait = self._next - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._next = time.monotonic() + amount * self.interval
 
 
 class RateLimiter:

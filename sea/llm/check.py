@@ -1,0 +1,30 @@
+"""`sea models check`: one tiny real call, to test a key, an endpoint or a local model."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from sea.errors import ParamsError
+from sea.llm.cache import ResponseCache
+from sea.llm.client import CallFailed, ModelClient
+from sea.llm.ledger import Ledger
+from sea.llm.registry import make_provider, price_table
+from sea.settings import ModelSettings, Params
+
+PROBE = [{"role": "user", "content": "Which letter comes first in the alphabet?\nA) A\nB) B\nC) C\nD) D\nReply with the letter only."}]
+
+
+def check_model(params: Params, model: str, base_url: str | None = None, api_key_env: str | None = None) -> str:
+    try:
+        settings = ModelSettings(model=model, base_url=base_url, api_key_env=api_key_env, max_attempts=2, max_tokens=5)
+    except ValidationError as error:
+        raise ParamsError(f"{model}: {error.errors()[0]['msg'].removeprefix('Value error, ')}") from None
+    client = ModelClient("check", settings, make_provider(settings, params), cache=ResponseCache(None), ledger=Ledger(),
+                         prices=price_table(params))
+    try:
+        reply = client.complete_sync(PROBE)
+    except CallFailed as failed:
+        raise ParamsError(f"{model}: the call failed after {failed.failure.attempts} attempts: {failed.failure.reason}") from None
+    cost = f"${reply.cost_usd:.6f}" if reply.cost_usd is not None else "cost unknown (no price for this model; add it under `prices:`)"
+    return (f"{model}: replied {reply.text.strip()!r} in {reply.latency_s:.2f} s; "
+            f"{reply.input_tokens} input + {reply.output_tokens} output tokens; {cost}")

@@ -1,0 +1,63 @@
+"""From params.yaml to ready clients: providers by model string, keys checked before any work."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sea.embeddings import Embedder, embedding_cache_path
+from sea.errors import ParamsError
+from sea.llm.cache import ResponseCache
+from sea.llm.client import ModelClient, Provider
+from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices
+from sea.llm.providers import AnthropicMessages, OpenAIChat
+from sea.settings import ModelSettings, Params
+
+ROLES = ("testee", "generator", "verifier")
+
+
+def price_table(params: Params) -> PriceTable:
+    return PriceTable({**default_prices(), **{model: price.model_dump() for model, price in params.prices.items()}})
+
+
+def make_provider(settings: ModelSettings, params: Params) -> Provider:
+    if settings.provider in ("openai", "openai-compatible"):
+        return OpenAIChat(settings)
+    if settings.provider == "anthropic":
+        return AnthropicMessages(settings)
+    if settings.provider == "local":
+        from sea.llm.local import LocalModel
+
+        return LocalModel(settings.name, params.paths.cache_dir / "models", mode=settings.local_mode)
+    from sea.llm.simulated import SimulatedTestee
+
+    embedder = Embedder(params.embedding, embedding_cache_path(params))
+    return SimulatedTestee(settings.name, params.simulated[settings.name], params, embedder)
+
+
+@dataclass
+class Models:
+    """The configured roles sharing one response cache and one ledger; the budget binds the testee."""
+
+    clients: dict[str, ModelClient]
+    ledger: Ledger
+    cache: ResponseCache
+    budget: Budget
+
+
+def build_models(params: Params, roles: tuple[str, ...] = ROLES) -> Models:
+    """Clients for every configured role. Fails before any call when a key is missing or a
+    dollar budget cannot be enforced."""
+    prices = price_table(params)
+    budget = Budget(params.budget.testee_calls, params.budget.tokens, params.budget.dollars)
+    testee = params.models.testee
+    if params.budget.dollars is not None and prices.lookup(testee.model) is None:
+        raise ParamsError(f"budget.dollars: {testee.model} has no price, so a dollar budget cannot be enforced; "
+                          f"add it under `prices:` in params.yaml or budget in calls or tokens")
+    ledger, cache = Ledger(), ResponseCache(params.paths.responses_cache)
+    clients = {}
+    for role in roles:
+        settings = getattr(params.models, role)
+        if settings is not None:
+            clients[role] = ModelClient(role, settings, make_provider(settings, params), cache=cache, ledger=ledger,
+                                        prices=prices, budget=budget if role == "testee" else None)
+    return Models(clients, ledger, cache, budget)

@@ -1,0 +1,118 @@
+"""`simulated:<profile>`: a deterministic testee with planted blind spots and known ground truth.
+
+It is black-box like a real model: it sees only the prompt text. It reads the options out of
+the prompt, embeds the question, retrieves the nearest document from the knowledge base and
+answers with the option that document's text supports — except inside a planted blind spot
+(a region of embedding space around a few seed documents), where it guesses, and outside with a
+profile-defined error rate (per category if set). Each decision is seeded by the prompt, so the
+same prompt always gets the same answer while rephrasings are independent draws."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from sea.embeddings import Embedder, load_document_vectors
+from sea.index import DocumentIndex
+from sea.kb.schema import DOCUMENTS_FILE
+from sea.llm.batching import MicroBatcher
+from sea.llm.types import Decoding, Message, ProviderReply
+from sea.paragraphs import ParagraphStore
+from sea.settings import Params, SimulatedProfile
+
+_OPTION = re.compile(r"^\s*\(?([A-D])[).:]\s+(.+?)\s*$")
+_WORD = re.compile(r"\w+")
+LETTERS = "ABCD"
+
+
+def parse_prompt(prompt: str) -> tuple[str, dict[str, str]]:
+    """(question text, {letter: option text}) from a multiple-choice prompt."""
+    options, question = {}, []
+    for line in prompt.splitlines():
+        match = _OPTION.match(line)
+        if match:
+            options[match.group(1)] = match.group(2)
+        elif line.strip():
+            question.append(line.strip())
+    return " ".join(question), options
+
+
+def supported_option(options: dict[str, str], evidence: str) -> str:
+    """The option most contained in the evidence text: share of its words found there."""
+    evidence_words = set(_WORD.findall(evidence.lower()))
+
+    def support(letter: str) -> float:
+        words = _WORD.findall(options[letter].lower())
+        return sum(w in evidence_words for w in words) / len(words) if words else 0.0
+
+    return max(sorted(options), key=support)
+
+
+class SimulatedTestee:
+    endpoint = "simulated"
+
+    def __init__(self, name: str, profile: SimulatedProfile, params: Params, embedder: Embedder):
+        self.name = name
+        self.profile = profile
+        self.embedder = embedder
+        self.index = DocumentIndex.load(params.paths.index_dir, params.index)
+        self.paragraphs = ParagraphStore(params.paths.kb_dir)
+        documents = pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "category"])
+        self.category = dict(zip(documents["doc_id"].tolist(), documents["category"].tolist(), strict=True))
+        self.blind_spots = self._plant(params)
+        self._batcher = MicroBatcher(self._answer_batch, max_batch=64)
+
+    def _plant(self, params: Params) -> dict[int, int]:
+        """doc_id -> blind-spot region. Regions grow in turn around randomly seeded centres, each
+        taking its next-nearest free document, until they cover blind_spot_share of the documents."""
+        vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
+        target = round(self.profile.blind_spot_share * len(doc_ids))
+        regions = min(self.profile.blind_spot_regions, len(doc_ids))
+        if target == 0 or regions == 0:
+            return {}
+        centres = np.random.default_rng(self.profile.seed).choice(len(doc_ids), size=regions, replace=False)
+        _, neighbours = self.index.search(np.asarray(vectors[np.sort(centres)]), min(target, len(doc_ids)))
+        planted: dict[int, int] = {}
+        for rank in range(neighbours.shape[1]):
+            for region in range(regions):
+                doc_id = int(neighbours[region, rank])
+                if doc_id >= 0 and doc_id not in planted and len(planted) < target:
+                    planted[doc_id] = region
+        return planted
+
+    def ground_truth(self) -> pd.DataFrame:
+        """The planted blind spots: one row per document inside one (doc_id, region)."""
+        return pd.DataFrame({"doc_id": list(self.blind_spots), "region": list(self.blind_spots.values())}, dtype="int64")
+
+    def error_rate(self, doc_id: int) -> float:
+        if doc_id in self.blind_spots:
+            return 1 - 1 / len(LETTERS)
+        return self.profile.category_error.get(self.category.get(doc_id, ""), self.profile.base_error)
+
+    def _answer_batch(self, prompts: Sequence[str]) -> list[str]:
+        parsed = [parse_prompt(prompt) for prompt in prompts]
+        _, nearest = self.index.search(self.embedder.encode([question for question, _ in parsed]), 1)
+        return [self._answer(prompt, options, int(doc_id)) for prompt, (_, options), doc_id in zip(prompts, parsed, nearest[:, 0], strict=True)]
+
+    def _answer(self, prompt: str, options: dict[str, str], doc_id: int) -> str:
+        if len(options) < 2:
+            return "I don't know."
+        rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{self.profile.seed}\x1f{prompt}".encode(), digest_size=8).digest(), "big"))
+        letters = sorted(options)
+        if doc_id in self.blind_spots:
+            return f"Answer: {rng.choice(letters)}"
+        evidence = " ".join(self.paragraphs.of_documents([doc_id])["text"])
+        supported = supported_option(options, evidence)
+        if rng.random() < self.error_rate(doc_id):
+            return f"Answer: {rng.choice([letter for letter in letters if letter != supported])}"
+        return f"Answer: {supported}"
+
+    async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply:
+        prompt = "\n".join(message["content"] for message in messages if message["role"] != "system")
+        text = await self._batcher.submit(prompt)
+        # Token counts are estimates (~4 characters per token): this model has no tokenizer.
+        return ProviderReply(text, max(1, sum(len(m["content"]) for m in messages) // 4), 3)
