@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -10,8 +11,8 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
-from sea.errors import SourceError
 from sea.categories import candidates_for_label, category_prompts, category_source, pick_categories
+from sea.errors import SourceError
 from sea.kb.dump import iter_dump
 from sea.kb.records import iter_jsonl, iter_parquet
 from sea.kb.schema import BUILD_REPORT_FILE, KnowledgeBaseWriter, SkipCounts, SourceDocument, doc_id_for, para_id_for
@@ -104,40 +105,40 @@ def _clean(doc: SourceDocument, params: Params, skips: SkipCounts) -> SourceDocu
     return SourceDocument(doc.title, abstract, sections, doc.url, doc.label)
 
 
+def _usable(documents: Iterator[SourceDocument], params: Params, skips: SkipCounts) -> Iterator[SourceDocument]:
+    """Cleaned documents with text, each title once."""
+    seen: set[int] = set()
+    for doc in documents:
+        doc = _clean(doc, params, skips)
+        if doc is None:
+            continue
+        doc_id = doc_id_for(doc.title)
+        if doc_id in seen:
+            skips.add("duplicate title")
+            continue
+        seen.add(doc_id)
+        yield doc
+
+
 def build_knowledge_base(params: Params, progress: bool = True) -> dict:
     """Write the knowledge base for params.kb into params.paths.kb_dir; returns the build report."""
     kb = params.kb
     skips = SkipCounts()
     started = time.perf_counter()
-    documents = open_source(params, skips, progress)
+    documents = itertools.islice(_usable(open_source(params, skips, progress), params, skips), kb.max_documents)
     categorizer = _Categorizer(params)
-    seen: set[int] = set()
     writer = KnowledgeBaseWriter(params.paths.kb_dir)
     try:
         with tqdm(unit="doc", desc=f"building {kb.source}", disable=not progress, total=kb.max_documents) as bar:
-            while kb.max_documents is None or writer.documents_written < kb.max_documents:
-                limit = kb.chunk_documents
-                if kb.max_documents is not None:
-                    limit = min(limit, kb.max_documents - writer.documents_written)
-                chunk = []
-                for doc in documents:
-                    doc = _clean(doc, params, skips)
-                    if doc is None:
-                        continue
-                    if doc_id_for(doc.title) in seen:
-                        skips.add("duplicate title")
-                        continue
-                    seen.add(doc_id_for(doc.title))
-                    chunk.append(doc)
-                    if len(chunk) == limit:
-                        break
-                if not chunk:
-                    break
+            while chunk := list(itertools.islice(documents, kb.chunk_documents)):
                 rows = _rows(chunk, categorizer.assign(chunk), kb.source)
                 writer.write(rows.documents, rows.paragraphs)
                 bar.update(len(chunk))
         if writer.documents_written == 0:
-            raise_empty(params, skips)
+            raise SourceError(
+                f"{kb.input}: no usable documents for source {kb.source!r} (skipped: {skips.counts or 'nothing'}); "
+                "check that kb.source matches the file's format"
+            )
         report = {
             "source": kb.source,
             "input": str(kb.input),
@@ -152,12 +153,3 @@ def build_knowledge_base(params: Params, progress: bool = True) -> dict:
     except BaseException:
         writer.abort()
         raise
-
-
-def raise_empty(params: Params, skips: SkipCounts) -> None:
-    raise SourceError(
-        f"{params.kb.input}: no usable documents for source {params.kb.source!r} (skipped: {skips.counts or 'nothing'}); "
-        "check that kb.source matches the file's format"
-    )
-
-
