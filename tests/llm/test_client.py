@@ -87,9 +87,9 @@ def test_a_server_that_dies_mid_run_fails_the_remaining_calls_cleanly():
 
 
 @pytest.mark.parametrize("limit", [{"calls": 40}, {"tokens": 900}, {"dollars": 0.0002}])
-def test_budget_is_never_exceeded_under_32_way_concurrency(limit):
+def test_budget_is_never_exceeded_under_64_way_concurrency(limit):
     with FakeLLMServer(latency_s=0.02) as server:
-        client = make_client(server, max_in_flight=32, budget=Budget(**limit))
+        client = make_client(server, max_in_flight=64, budget=Budget(**limit))
         results, exhausted = client.run(client.complete_many([question(i, i % 7) for i in range(120)]))
     assert exhausted and results.count(None) > 0
     served = [r for r in results if isinstance(r, Completion)]
