@@ -45,7 +45,7 @@ class ModelClient:
     only a miss reaches the provider, paced by the rate limits and retried with backoff."""
 
     def __init__(self, role: str, settings: ModelSettings, provider: Provider, *, cache: ResponseCache,
-                 ledger: Ledger, prices: PriceTable, budget: Budget | None = None):
+                 ledger: Ledger, prices: PriceTable, budget: Budget | None = None, limiter: RateLimiter | None = None):
         self.role = role
         self.settings = settings
         self.provider = provider
@@ -53,7 +53,7 @@ class ModelClient:
         self.ledger = ledger
         self.prices = prices
         self.budget = budget
-        self.limiter = RateLimiter(settings.max_in_flight, settings.requests_per_minute, settings.tokens_per_minute)
+        self.limiter = limiter or RateLimiter.for_settings([settings])
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def decoding(self, **overrides) -> Decoding:

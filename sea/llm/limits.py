@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Sequence
+
+from sea.settings import ModelSettings
 
 
 # Pace 1% under the limit: network jitter can bring two requests closer together at the server
@@ -36,6 +39,17 @@ class RateLimiter:
         self._slots = asyncio.Semaphore(max_in_flight)
         self._requests = _Pacer(requests_per_minute) if requests_per_minute else None
         self._tokens = _Pacer(tokens_per_minute) if tokens_per_minute else None
+
+    @classmethod
+    def for_settings(cls, settings: Sequence[ModelSettings]) -> RateLimiter:
+        """One limiter for roles that share an endpoint and account: the strictest of their limits."""
+
+        def strictest(values):
+            values = [v for v in values if v]
+            return min(values) if values else None
+
+        return cls(min(s.max_in_flight for s in settings), strictest(s.requests_per_minute for s in settings),
+                   strictest(s.tokens_per_minute for s in settings))
 
     async def __aenter__(self) -> RateLimiter:
         await self._slots.acquire()

@@ -9,6 +9,7 @@ from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient, Provider
 from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices
+from sea.llm.limits import RateLimiter
 from sea.llm.providers import AnthropicMessages, OpenAIChat
 from sea.settings import ModelSettings, Params
 
@@ -54,10 +55,16 @@ def build_models(params: Params, roles: tuple[str, ...] = ROLES) -> Models:
         raise ParamsError(f"budget.dollars: {testee.model} has no price, so a dollar budget cannot be enforced; "
                           f"add it under `prices:` in params.yaml or budget in calls or tokens")
     ledger, cache = Ledger(), ResponseCache(params.paths.responses_cache)
-    clients = {}
-    for role in roles:
-        settings = getattr(params.models, role)
-        if settings is not None:
-            clients[role] = ModelClient(role, settings, make_provider(settings, params), cache=cache, ledger=ledger,
-                                        prices=prices, budget=budget if role == "testee" else None)
+    configured = {role: getattr(params.models, role) for role in roles if getattr(params.models, role) is not None}
+    clients, shared_limiters = {}, {}
+    for role, settings in configured.items():
+        # Rate limits belong to an account: roles calling the same endpoint with the same key share them.
+        account = [s for s in configured.values() if _account(s) == _account(settings)]
+        clients[role] = ModelClient(role, settings, make_provider(settings, params), cache=cache, ledger=ledger,
+                                    prices=prices, budget=budget if role == "testee" else None,
+                                    limiter=shared_limiters.setdefault(_account(settings), RateLimiter.for_settings(account)))
     return Models(clients, ledger, cache, budget)
+
+
+def _account(settings: ModelSettings) -> tuple:
+    return settings.provider, settings.base_url, settings.key_variable

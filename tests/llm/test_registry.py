@@ -42,3 +42,15 @@ def test_missing_key_for_any_role_fails_before_work(monkeypatch):
     params = parse_params({"models": {"testee": {"model": "anthropic:claude-haiku-4-5"}}})
     with pytest.raises(ParamsError, match="ANTHROPIC_API_KEY is not set"):
         build_models(params)
+
+
+def test_roles_on_one_account_share_the_strictest_rate_limits(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-x")
+    params = parse_params({"models": {
+        "testee": {"model": "openai:gpt-4o-mini", "requests_per_minute": 500, "max_in_flight": 16},
+        "generator": {"model": "openai:gpt-4o", "requests_per_minute": 300},
+        "verifier": {"model": "openai-compatible:judge", "base_url": "http://127.0.0.1:9/v1"}}})
+    clients = build_models(params).clients
+    shared = clients["testee"].limiter
+    assert clients["generator"].limiter is shared and clients["verifier"].limiter is not shared
+    assert shared._requests.interval == pytest.approx(1.01 * 60 / 300)  # the stricter limit binds both roles
