@@ -5,7 +5,6 @@ Writes reports/benchmarks/kb.json and kb.md."""
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import resource
@@ -24,6 +23,7 @@ from sea.kb.dump import iter_dump
 from sea.kb.fetch import PACKAGED_SOURCES, fetch
 from sea.kb.schema import SkipCounts
 from sea.kb.vital import iter_vital
+from report import write_report
 from sea.settings import IndexSettings, load_params
 
 COMMAND = "make bench-kb"
@@ -123,11 +123,7 @@ def main() -> None:
             "index": bench_index(embeddings_dir),
         }
     report["peak_rss_mb"] = round(_peak_rss_mb(), 1)
-    out = Path("reports/benchmarks")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "kb.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    (out / "kb.md").write_text(to_markdown(report), encoding="utf-8")
-    print(to_markdown(report))
+    write_report("kb", report, to_markdown(report))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ Run with `make bench-models`. Writes reports/benchmarks/models.json and models.m
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import platform
 import statistics
@@ -16,6 +15,7 @@ from pathlib import Path
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-benchmark-fake")
 
+from report import write_report  # noqa: E402
 from sea.llm.cache import ResponseCache  # noqa: E402
 from sea.llm.client import ModelClient  # noqa: E402
 from sea.llm.fake_server import FakeLLMServer  # noqa: E402
@@ -142,11 +142,7 @@ def main() -> None:
         "overhead": bench_overhead(),
         "local_model": bench_local(load_params().paths.cache_dir / "models"),
     }
-    out = Path("reports/benchmarks")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "models.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    (out / "models.md").write_text(to_markdown(report), encoding="utf-8")
-    print(to_markdown(report))
+    write_report("models", report, to_markdown(report))
 
 
 if __name__ == "__main__":
