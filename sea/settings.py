@@ -160,6 +160,20 @@ class SimulatedProfile(_Section):
         return errors
 
 
+class QuestionSettings(_Section):
+    """Question generation (models.generator, or the offline cloze generator when it is null),
+    the quality gate and the testee prompt."""
+
+    per_paragraph: int = Field(default=5, ge=1)  # base questions per paragraph (paper: 5)
+    variants: int = Field(default=5, ge=1)  # phrasings per question, the original included (paper: 5)
+    gate: Literal["auto", "on", "off"] = "auto"  # verifier check; auto = on for LLM-written questions
+    duplicate_similarity: float = Field(default=0.95, gt=0, le=1)  # drop a question this similar to a kept one
+    section_hint: bool = False  # tell the testee the section title (the paper's prompt did)
+    writer_attempts: int = Field(default=3, ge=1)  # tries for a writer reply with the right count of valid items
+    neighbours: int = Field(default=10, ge=1)  # nearby documents that offline distractors come from
+    seed: int = 0
+
+
 class Params(_Section):
     paths: PathSettings = PathSettings()
     kb: KbSettings = KbSettings()
@@ -169,6 +183,7 @@ class Params(_Section):
     budget: BudgetSettings = BudgetSettings()
     prices: dict[str, Price] = {}
     simulated: dict[str, SimulatedProfile] = {"paper-regime": SimulatedProfile()}
+    questions: QuestionSettings = QuestionSettings()
 
     @model_validator(mode="after")
     def _simulated_profiles_exist(self) -> Params:

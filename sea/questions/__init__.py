@@ -1,0 +1,1 @@
+"""Questions and grading: writing, rephrasing, shuffling, the quality gate and answer parsing."""

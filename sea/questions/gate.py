@@ -1,0 +1,65 @@
+"""The quality gate: a verifier answers with the paragraph shown, and near-duplicates are dropped."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sea.embeddings import Embedder
+from sea.llm.client import ModelClient
+from sea.llm.types import CallFailure, Completion
+from sea.questions.model import DUPLICATE, KEPT, UNSUPPORTED, Question
+from sea.questions.parsing import parse_answer
+from sea.questions.prompts import open_book_messages
+
+
+async def verify(verifier: ModelClient, paragraph: str, questions: list[Question]) -> None:
+    """Mark every phrasing the verifier gets wrong with the paragraph in view as unsupported;
+    when the phrasing as written fails, its rephrasings go with it."""
+    pending = [q for q in questions if q.verdict == KEPT]
+    results, _ = await verifier.complete_many([open_book_messages(paragraph, q.question, q.options) for q in pending])
+    failed_bases = set()
+    for question, result in zip(pending, results, strict=True):
+        if isinstance(result, Completion):
+            letter = parse_answer(result.text)
+            if letter == question.gold_letter:
+                continue
+            question.verdict = UNSUPPORTED
+            question.reason = f"verifier, shown the paragraph, answered {letter or 'unparseably'} (gold {question.gold_letter})"
+        else:
+            question.verdict = UNSUPPORTED
+            question.reason = f"not verified: {result.reason if isinstance(result, CallFailure) else 'budget exhausted'}"
+        if question.variant == 0:
+            failed_bases.add(question.base_question_id)
+    for question in questions:
+        if question.base_question_id in failed_bases and question.verdict == KEPT:
+            question.verdict = UNSUPPORTED
+            question.reason = "the question as written failed verification"
+
+
+class DuplicateFilter:
+    """Remembers the base questions kept so far in a run and drops a new one that asks for the
+    same answer in nearly the same words (cosine similarity of question embeddings at or above
+    the threshold). Requiring the same answer keeps two blanks cut from one sentence apart."""
+
+    def __init__(self, embedder: Embedder, threshold: float):
+        self.embedder = embedder
+        self.threshold = threshold
+        self._kept: dict[str, np.ndarray] = {}  # normalised answer -> question vectors
+
+    def apply(self, questions: list[Question]) -> None:
+        bases = [q for q in questions if q.variant == 0 and q.verdict == KEPT]
+        if not bases:
+            return
+        duplicates = {}
+        for question, vector in zip(bases, self.embedder.encode([q.question for q in bases]), strict=True):
+            answer = " ".join(question.options["ABCD".index(question.gold_letter)].lower().split())
+            earlier = self._kept.get(answer)
+            similarity = float((earlier @ vector).max()) if earlier is not None else 0.0
+            if similarity >= self.threshold:
+                duplicates[question.base_question_id] = similarity
+            else:
+                self._kept[answer] = vector[None, :] if earlier is None else np.vstack([earlier, vector])
+        for question in questions:
+            if question.base_question_id in duplicates and question.verdict == KEPT:
+                question.verdict = DUPLICATE
+                question.reason = f"near-duplicate of an earlier question with the same answer (similarity {duplicates[question.base_question_id]:.3f})"

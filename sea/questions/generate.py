@@ -1,0 +1,101 @@
+"""Questions for a paragraph with the configured generator, then the gate and de-duplication."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sea.embeddings import Embedder, load_document_vectors
+from sea.errors import ParamsError
+from sea.index import DocumentIndex
+from sea.llm.client import ModelClient
+from sea.paragraphs import ParagraphStore
+from sea.questions.cloze import GENERATOR_NAME, EntityFinder, cloze_drafts
+from sea.questions.gate import DuplicateFilter, verify
+from sea.questions.model import INVALID, Question, content_id
+from sea.questions.shuffle import phrasings_to_questions
+from sea.questions.writer import rephrase, write_drafts
+from sea.settings import Params
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    para_id: int
+    doc_id: int
+    title: str
+    section: str
+    text: str
+
+
+def invalid_record(para_id: int, text: str, reason: str, generator: str) -> Question:
+    """A dropped item kept in the records with why it was dropped."""
+    record_id = content_id(para_id, text, [], "")
+    return Question(para_id=para_id, base_question_id=record_id, variant=0, question=text, options=[], gold_letter="",
+                    permutation=[], statement="", generator=generator, verdict=INVALID, reason=reason)
+
+
+class QuestionGenerator:
+    def __init__(self, params: Params, embedder: Embedder, generator: ModelClient | None = None,
+                 verifier: ModelClient | None = None):
+        self.settings = params.questions
+        self.generator = generator
+        gate = self.settings.gate == "on" or (self.settings.gate == "auto" and generator is not None)
+        self.verifier = (verifier or generator) if gate else None
+        if gate and self.verifier is None:
+            raise ParamsError("questions.gate: on needs a verifier; set models.verifier (or models.generator), or gate: auto/off")
+        self.name = generator.settings.model if generator else GENERATOR_NAME
+        self.store = ParagraphStore(params.paths.kb_dir)
+        self.duplicates = DuplicateFilter(embedder, self.settings.duplicate_similarity)
+        if generator is None:
+            self.finder = EntityFinder()
+            self.index = DocumentIndex.load(params.paths.index_dir, params.index)
+            vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
+            self._doc_vectors, self._doc_row = vectors, {int(d): i for i, d in enumerate(doc_ids)}
+
+    def paragraph(self, para_id: int) -> Paragraph:
+        rows = self.store.table[self.store.table["para_id"] == para_id]
+        if rows.empty:
+            raise ParamsError(f"no paragraph with para_id {para_id} in the knowledge base")
+        row = rows.iloc[0]
+        return Paragraph(int(row["para_id"]), int(row["doc_id"]), row["title"], row["section"], row["text"])
+
+    async def for_paragraph(self, paragraph: Paragraph) -> list[Question]:
+        questions = await (self._llm(paragraph) if self.generator else self._offline(paragraph))
+        if self.verifier:
+            await verify(self.verifier, paragraph.text, questions)
+        self.duplicates.apply(questions)
+        return questions
+
+    async def _llm(self, paragraph: Paragraph) -> list[Question]:
+        settings = self.settings
+        written = await write_drafts(self.generator, paragraph.title, paragraph.text, settings.per_paragraph,
+                                     settings.writer_attempts)
+        questions = [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in written.dropped]
+        for draft in written.kept:
+            phrasings = await rephrase(self.generator, draft, settings.variants - 1, settings.writer_attempts)
+            questions += phrasings_to_questions(paragraph.para_id, draft, phrasings.kept, self.name, settings.seed)
+            questions += [invalid_record(paragraph.para_id, text, f"rephrasing: {reason}", self.name)
+                          for text, reason in phrasings.dropped]
+        return questions
+
+    async def _offline(self, paragraph: Paragraph) -> list[Question]:
+        settings = self.settings
+        neighbours = self._neighbour_paragraphs(paragraph.doc_id)
+        self.finder.prime([(paragraph.para_id, paragraph.text), *neighbours])
+        spans = [span for para_id, text in neighbours for span in self.finder.spans(para_id, text)]
+        made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text, spans, self.finder,
+                                     settings.per_paragraph, settings.variants, settings.seed)
+        questions = [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in dropped]
+        for draft, phrasings in made:
+            questions += phrasings_to_questions(paragraph.para_id, draft, phrasings, self.name, settings.seed)
+        return questions
+
+    def _neighbour_paragraphs(self, doc_id: int) -> list[tuple[int, str]]:
+        """(para_id, text) of the documents nearest to this one, nearest first."""
+        vector = np.asarray(self._doc_vectors[self._doc_row[doc_id]])[None, :]
+        _, ids = self.index.search(vector, self.settings.neighbours, exclude=[doc_id])
+        rows = self.store.of_documents(ids[0]).set_index("doc_id")
+        ordered = [d for d in ids[0].tolist() if d in rows.index]
+        table = rows.loc[ordered]
+        return list(zip(table["para_id"].tolist(), table["text"].tolist(), strict=True))

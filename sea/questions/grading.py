@@ -1,0 +1,53 @@
+"""Asking the testee and grading its replies into answer records."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pyarrow as pa
+
+from sea.llm.client import ModelClient
+from sea.llm.types import CallFailure, Completion, Message
+from sea.questions.model import ANSWER_SCHEMA, KEPT, Question
+from sea.questions.parsing import parse_answer
+
+CORRECT, WRONG, UNPARSEABLE, FAILED = "correct", "wrong", "unparseable", "failed"
+
+
+def answer_record(question: Question, testee: str, result: Completion | CallFailure) -> dict:
+    """One answers.parquet row. A failed call is recorded as failed, never as a wrong answer."""
+    if isinstance(result, CallFailure):
+        return {"question_id": question.question_id, "testee": testee, "raw_reply": result.reason, "parsed_letter": None,
+                "outcome": FAILED, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "latency_s": 0.0, "cached": False}
+    letter = parse_answer(result.text)
+    outcome = UNPARSEABLE if letter is None else CORRECT if letter == question.gold_letter else WRONG
+    return {"question_id": question.question_id, "testee": testee, "raw_reply": result.text, "parsed_letter": letter,
+            "outcome": outcome, "input_tokens": result.input_tokens, "output_tokens": result.output_tokens,
+            "cost_usd": result.cost_usd, "latency_s": result.latency_s, "cached": result.cached}
+
+
+async def ask(testee: ModelClient, questions: Sequence[Question], prompts: Sequence[list[Message]]) -> tuple[list[dict], bool]:
+    """Answer records for the questions the budget allowed, and whether the budget ran out."""
+    results, exhausted = await testee.complete_many(list(prompts))
+    records = [answer_record(q, testee.settings.model, r) for q, r in zip(questions, results, strict=True) if r is not None]
+    return records, exhausted
+
+
+def askable(questions: Sequence[Question]) -> list[Question]:
+    return [q for q in questions if q.verdict == KEPT]
+
+
+def error_rates(outcomes: Sequence[str]) -> dict[str, float | None]:
+    """Error rate with unparseable replies counted as wrong (as the paper did) and excluded.
+    Failed calls count in neither."""
+    answered = [o for o in outcomes if o != FAILED]
+    parsed = [o for o in answered if o != UNPARSEABLE]
+    return {
+        "error_rate_unparseable_as_wrong": (sum(o != CORRECT for o in answered) / len(answered)) if answered else None,
+        "error_rate_unparseable_excluded": (sum(o == WRONG for o in parsed) / len(parsed)) if parsed else None,
+        "unparseable_rate": ((len(answered) - len(parsed)) / len(answered)) if answered else None,
+    }
+
+
+def answers_table(records: list[dict]) -> pa.Table:
+    return pa.Table.from_pylist(records, schema=ANSWER_SCHEMA)
