@@ -74,6 +74,12 @@ def _models_check(args: argparse.Namespace) -> None:
     print(check_model(load_params(args.params), args.model, base_url=args.base_url, api_key_env=args.api_key_env))
 
 
+def _questions_preview(args: argparse.Namespace) -> None:
+    from sea.questions.preview import preview
+
+    print(preview(load_params(args.params), args.para_id))
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="sea", description="Stochastic Error Ascent: audit a language model's factual knowledge.")
     root.add_argument("--params", default="params.yaml", type=Path, help="configuration file (default: params.yaml)")
@@ -103,6 +109,10 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--base-url", help="endpoint for openai-compatible (or a proxy for openai/anthropic)")
     check.add_argument("--api-key-env", help="environment variable holding the key (default: OPENAI_API_KEY / ANTHROPIC_API_KEY)")
     check.set_defaults(run=_models_check)
+    questions = groups.add_parser("questions", help="question generation").add_subparsers(dest="command", required=True)
+    show = questions.add_parser("preview", help="questions, variants and gate verdicts for one paragraph")
+    show.add_argument("--para-id", type=int, help="a para_id from paragraphs.parquet (default: a random paragraph)")
+    show.set_defaults(run=_questions_preview)
     return root
 
 

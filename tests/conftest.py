@@ -37,18 +37,18 @@ def embedder() -> Embedder:
 
 @pytest.fixture(scope="session")
 def vital_sample(packaged_dir, tmp_path_factory) -> Params:
-    """Every 25th vital10k article (about 400, all topics), built, embedded and indexed through the real stages."""
+    """Every 20th vital10k article (500, all topics), built, embedded and indexed through the real stages."""
     from sea.embeddings import embed_documents
     from sea.index import build_index
     from sea.kb.build import build_knowledge_base
 
     root = tmp_path_factory.mktemp("vital")
     entries = json.loads((packaged_dir / "vital10k.json").read_text(encoding="utf-8"))
-    subset = root / "vital-every-25th.json"
-    subset.write_text(json.dumps(dict(list(entries.items())[::25])), encoding="utf-8")
+    subset = root / "vital-every-20th.json"
+    subset.write_text(json.dumps(dict(list(entries.items())[::20])), encoding="utf-8")
     params = parse_params({
         "paths": {name: str(root / name) for name in ("packaged_dir", "kb_dir", "embeddings_dir", "index_dir", "cache_dir")},
-        "kb": {"source": "vital10k", "input": str(subset), "max_documents": 400},
+        "kb": {"source": "vital10k", "input": str(subset), "max_documents": 500},
     })
     build_knowledge_base(params, progress=False)
     embed_documents(params, progress=False)

@@ -21,7 +21,7 @@ def test_a_documents_own_title_ranks_it_first(vital_sample, embedder):
     _, ids = index.search(embedder.encode([titled_text(t, a) for t, a in zip(documents["title"], documents["abstract"])]), 5)
     assert (ids[:, 0] == documents["doc_id"].to_numpy()).all()
     sidecar = json.loads((vital_sample.paths.index_dir / INDEX_SIDECAR).read_text())
-    assert sidecar["documents"] == 400 and sidecar["dimension"] == 384
+    assert sidecar["documents"] == 500 and sidecar["dimension"] == 384
 
 
 @pytest.mark.parametrize("factory", ["Flat", "HNSW32", "IVF8,Flat", "IVF8,PQ16"])
@@ -49,7 +49,7 @@ def test_excluding_everything_returns_no_ids(vital_sample):
 
 def test_factory_that_does_not_fit_the_data_is_explained(vital_sample):
     vectors, doc_ids = _vectors(vital_sample)
-    with pytest.raises(ParamsError, match="needs at least 4096 vectors.*has 400"):
+    with pytest.raises(ParamsError, match="needs at least 4096 vectors.*has 500"):
         DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="IVF4096,Flat"))
     with pytest.raises(ParamsError, match="dimension 384"):
         DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="PQ256"))

@@ -94,6 +94,16 @@ class EntityFinder:
         return spans
 
 
+def _distinct(texts: list[str], paragraph: str, answer: str) -> list[str]:
+    """Texts in order, once each ignoring case, leaving out the answer and anything the paragraph says."""
+    kept: dict[str, str] = {}
+    for text in texts:
+        key = _norm(text)
+        if key != answer and key not in paragraph and key not in kept:
+            kept[key] = text
+    return list(kept.values())
+
+
 def _nearby_values(answer: str, rng: np.random.Generator) -> list[str]:
     """Plausible wrong years or numbers near the answer, when neighbours offer too few."""
     value = float(answer.replace(",", ""))
@@ -120,21 +130,23 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
     for span in [s for s in shuffled if s.kind != TERM] + [s for s in shuffled if s.kind == TERM]:  # facts first
         if len(made) == n:
             break
-        pool = list(dict.fromkeys(s.text for s in neighbour_spans if s.kind == span.kind
-                                  and _norm(s.text) not in paragraph and _norm(s.text) != _norm(span.text)))
-        if span.kind in ("year", "number") and len(pool) < 3:
-            pool += [v for v in _nearby_values(span.text, rng) if v not in pool and _norm(v) not in paragraph]
+        key = _norm(span.text)
+        same_kind = [s.text for s in neighbour_spans if s.kind == span.kind]
+        if span.kind in ("year", "number"):
+            same_kind += _nearby_values(span.text, rng)  # after the neighbours' values: a fallback
+        pool = _distinct(same_kind, paragraph, key)
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors nearby"))
             continue
         distractors = [pool[i] for i in rng.choice(min(len(pool), 10), 3, replace=False)]
         cloze = span.sentence.replace(span.text, BLANK, 1)
-        phrasings = [template.format(title=title, cloze=cloze, kind=span.kind) for template in TEMPLATES]
+        phrasings = [template.format(title=title, cloze=cloze, kind=span.kind) for template in TEMPLATES[:variants]]
         problem = phrasing_problem(phrasings[0], span.text) or (None if span.text in text else "answer not in the paragraph")
         if problem:
             dropped.append((span.text, problem))
             continue
         gold = int(rng.integers(4))
         options = distractors[:gold] + [span.text] + distractors[gold:]
-        made.append((Draft(phrasings[0], tuple(options), gold, span.sentence), phrasings[1:variants]))
+        rephrasings = [p for p in phrasings[1:] if phrasing_problem(p, span.text) is None]
+        made.append((Draft(phrasings[0], tuple(options), gold, span.sentence), rephrasings))
     return made, dropped

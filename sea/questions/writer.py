@@ -47,7 +47,7 @@ async def _ask_until_enough(client: ModelClient, messages: list[Message], wanted
             best = written
         if len(written.kept) >= wanted and not written.dropped:
             break
-        conversation = _with_feedback(messages, reply, [reason for _, reason in written.dropped], wanted)
+        conversation = _with_feedback(conversation, reply, [reason for _, reason in written.dropped], wanted)
     if len(best.kept) > wanted:
         best.dropped += [(str(extra), "more items than asked for") for extra in best.kept[wanted:]]
         best.kept = best.kept[:wanted]

@@ -41,7 +41,7 @@ def test_accuracy_is_near_chance_inside_blind_spots_and_high_outside(vital_sampl
     models = build_models(params, roles=("testee",))
     testee = models.clients["testee"]
     truth = set(testee.provider.ground_truth()["doc_id"])
-    assert len(truth) == 100 and testee.provider.ground_truth()["region"].nunique() == 3
+    assert len(truth) == 125 and testee.provider.ground_truth()["region"].nunique() == 3
 
     documents = pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE)
     asked = _masked_questions(documents, np.random.default_rng(0))

@@ -1,0 +1,73 @@
+"""The offline generator over the 500-article vital10k sample, through the real stages."""
+
+import asyncio
+
+import pytest
+
+from sea.questions.cloze import GENERATOR_NAME, EntityFinder, Span, cloze_drafts
+from sea.questions.generate import QuestionGenerator
+from sea.questions.model import KEPT, LETTERS
+from sea.questions.shuffle import gold_letter_distribution
+from sea.questions.validation import phrasing_problem
+
+
+@pytest.fixture(scope="module")
+def generated(vital_sample, embedder):
+    generator = QuestionGenerator(vital_sample, embedder)
+    paragraphs = generator.store.table
+    questions = []
+    for para_id in paragraphs["para_id"].tolist():
+        questions += asyncio.run(generator.for_paragraph(generator.paragraph(para_id)))
+    return generator, paragraphs, questions
+
+
+def test_most_paragraphs_get_valid_questions(generated):
+    _, paragraphs, questions = generated
+    covered = {q.para_id for q in questions if q.verdict == KEPT}
+    share = len(covered) / len(paragraphs)
+    print(f"paragraphs with at least one valid question: {share:.1%} of {len(paragraphs)}")
+    assert len(paragraphs) == 500 and share >= 0.9
+    assert all(q.generator == GENERATOR_NAME for q in questions)
+
+
+def test_gold_is_in_the_paragraph_and_distractors_differ(generated):
+    _, paragraphs, questions = generated
+    text = dict(zip(paragraphs["para_id"], paragraphs["text"]))
+    kept = [q for q in questions if q.verdict == KEPT]
+    for q in kept:
+        gold = q.options[LETTERS.index(q.gold_letter)]
+        assert gold in text[q.para_id]
+        assert len({o.lower() for o in q.options}) == 4
+        distractors = [o for o in q.options if o != gold]
+        assert not any(d.lower() in text[q.para_id].lower() for d in distractors)
+        assert "_____" in q.question and phrasing_problem(q.question, gold) is None
+
+
+def test_variants_share_options_in_their_own_order(generated):
+    _, _, questions = generated
+    by_base = {}
+    for q in questions:
+        if q.verdict == KEPT:
+            by_base.setdefault(q.base_question_id, []).append(q)
+    for variants in by_base.values():
+        assert [v.variant for v in variants] == list(range(len(variants))) and 2 <= len(variants) <= 5
+        assert len({v.question for v in variants}) == len(variants)  # each from a different template
+        golds = {v.options[LETTERS.index(v.gold_letter)] for v in variants}
+        assert len(golds) == 1 and len({frozenset(v.options) for v in variants}) == 1
+    distribution = gold_letter_distribution([q for q in questions if q.verdict == KEPT])
+    assert all(abs(share - 0.25) < 0.03 for share in distribution.values()), distribution
+
+
+def test_deterministic_by_seed(generated, vital_sample, embedder):
+    generator, paragraphs, questions = generated
+    para_id = paragraphs["para_id"].iloc[7]
+    again = asyncio.run(QuestionGenerator(vital_sample, embedder).for_paragraph(generator.paragraph(para_id)))
+    assert [(q.question_id, q.options) for q in again] == [(q.question_id, q.options) for q in questions if q.para_id == para_id]
+
+
+def test_too_few_distractors_is_a_recorded_drop():
+    finder = EntityFinder()
+    text = "The Zorblat Festival is held every spring in the village of Quenwick near the old mill."
+    made, dropped = cloze_drafts(1, "Zorblat Festival", text, [Span("place", "Paris", "x")], finder, n=5, variants=5, seed=0)
+    assert dropped and any("distractors" in reason for _, reason in dropped)
+    assert all(draft.answer in text for draft, _ in made)

@@ -1,0 +1,41 @@
+import pytest
+
+from sea.llm.types import CallFailure, Completion
+from sea.questions.grading import CORRECT, FAILED, UNPARSEABLE, WRONG, answer_record, answers_table, error_rates
+from sea.questions.model import Draft
+from sea.questions import prompts
+from sea.questions.shuffle import phrasings_to_questions
+
+QUESTION = phrasings_to_questions(1, Draft("Which city is the capital of France?", ("Paris", "Lyon", "Lille", "Nice"), 0, ""),
+                                  [], "g", 0)[0]
+
+
+def completion(text):
+    return Completion(text, 20, 3, 0.0001, 0.2, False, "openai:gpt-4o-mini")
+
+
+def test_outcomes():
+    wrong = next(letter for letter in "ABCD" if letter != QUESTION.gold_letter)
+    records = [answer_record(QUESTION, "t", completion(f"Answer: {QUESTION.gold_letter}")),
+               answer_record(QUESTION, "t", completion(f"Answer: {wrong}")),
+               answer_record(QUESTION, "t", completion("According to history, it is Paris.")),
+               answer_record(QUESTION, "t", CallFailure("HTTP 500", 6, "t"))]
+    assert [r["outcome"] for r in records] == [CORRECT, WRONG, UNPARSEABLE, FAILED]
+    assert records[2]["parsed_letter"] is None and records[3]["raw_reply"] == "HTTP 500"
+    table = answers_table(records)
+    assert table.num_rows == 4 and table.column("outcome").to_pylist()[1] == WRONG
+
+
+def test_error_rates_both_ways():
+    rates = error_rates([CORRECT, WRONG, UNPARSEABLE, CORRECT, FAILED])
+    assert rates["error_rate_unparseable_as_wrong"] == pytest.approx(2 / 4)
+    assert rates["error_rate_unparseable_excluded"] == pytest.approx(1 / 3)
+    assert rates["unparseable_rate"] == pytest.approx(1 / 4)
+    assert error_rates([FAILED])["error_rate_unparseable_as_wrong"] is None
+
+
+def test_testee_prompt_has_no_section_hint_unless_asked():
+    plain = prompts.testee_messages(QUESTION.question, QUESTION.options)[0]["content"]
+    assert "Topic:" not in plain and "Answer: X" in plain and "A) " in plain
+    hinted = prompts.testee_messages(QUESTION.question, QUESTION.options, hint="France > Politics")[0]["content"]
+    assert "Topic: France > Politics" in hinted

@@ -1,0 +1,101 @@
+"""The LLM question writer and rephraser against the fake server, fed good and bad replies."""
+
+import json
+
+import pytest
+
+from sea.llm.cache import ResponseCache
+from sea.llm.client import ModelClient
+from sea.llm.fake_server import FakeLLMServer
+from sea.llm.ledger import Ledger, PriceTable, default_prices
+from sea.llm.providers import OpenAIChat
+from sea.questions.model import Draft
+from sea.questions.writer import rephrase, write_drafts
+from sea.settings import ModelSettings
+
+TITLE, TEXT = "Eiffel Tower", "The Eiffel Tower is a wrought-iron lattice tower in Paris, completed in 1889 for the World's Fair."
+
+
+def item(question="In which city does the Eiffel Tower stand?", options=("Paris", "Lyon", "Lille", "Nice"), answer="A",
+         fact="The Eiffel Tower is in Paris."):
+    options = dict(zip("ABCD", options)) if isinstance(options, tuple) else options
+    return {"question": question, "options": options, "answer": answer, "fact": fact}
+
+
+GOOD = [item(), item("In which year was the Eiffel Tower completed?", ("1889", "1901", "1875", "1850"), "A",
+                     "It was completed in 1889.")]
+
+
+def run_writer(replies, n=2, attempts=3, rephrase_draft=None):
+    queue = list(replies)
+    with FakeLLMServer(reply=lambda prompt: queue.pop(0)) as server:
+        settings = ModelSettings(model="openai:gpt-4o", base_url=f"{server.base_url}/v1", max_tokens=1024)
+        client = ModelClient("generator", settings, OpenAIChat(settings), cache=ResponseCache(None), ledger=Ledger(),
+                             prices=PriceTable(default_prices()))
+        if rephrase_draft:
+            result = client.run(rephrase(client, rephrase_draft, n, attempts))
+        else:
+            result = client.run(write_drafts(client, TITLE, TEXT, n, attempts))
+    return result, server.state.requests
+
+
+@pytest.fixture(autouse=True)
+def key(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+
+
+def test_good_reply_gives_drafts():
+    written, requests = run_writer([json.dumps({"questions": GOOD})])
+    assert requests == 1 and not written.dropped
+    assert [d.answer for d in written.kept] == ["Paris", "1889"]
+    assert written.kept[1].statement == "It was completed in 1889."
+
+
+@pytest.mark.parametrize("wrap", ["Here are your questions:\n{}\nEnjoy!", "```json\n{}\n```", "```\n{}\n```"])
+def test_json_inside_prose_or_code_fences(wrap):
+    written, _ = run_writer([wrap.format(json.dumps({"questions": GOOD}))])
+    assert len(written.kept) == 2
+
+
+def test_wrong_count_is_retried_then_kept_as_far_as_valid():
+    written, requests = run_writer([json.dumps({"questions": GOOD[:1]})] * 3)
+    assert requests == 3  # bounded: three attempts, then what is valid is kept
+    assert len(written.kept) == 1
+
+
+def test_retry_recovers_when_the_model_corrects_itself():
+    written, requests = run_writer([json.dumps({"questions": GOOD[:1]}), json.dumps({"questions": GOOD})])
+    assert requests == 2 and len(written.kept) == 2 and not written.dropped
+
+
+@pytest.mark.parametrize(("bad", "reason"), [
+    (item(options=("Paris", "Lyon", "paris", "Nice")), "not distinct"),
+    (item(options=("Paris", "Lyon", "Nice")), "exactly four"),
+    (item(options=("Paris", "Lyon", "", "Nice")), "exactly four"),
+    (item(answer="E"), "not one of the option letters"),
+    (item(question="According to the passage, where is the tower?"), "refers to the hidden passage"),
+    (item(question="What does this text say about the tower's city?"), "refers to the hidden passage"),
+    (item(question="Is the Eiffel Tower, in Paris, in which city?"), "gives the answer away"),
+])
+def test_invalid_items_are_dropped_with_their_reason(bad, reason):
+    written, requests = run_writer([json.dumps({"questions": [GOOD[1], bad]})] * 3)
+    assert requests == 3
+    assert [d.answer for d in written.kept] == ["1889"]
+    assert written.dropped and reason in written.dropped[0][1]
+
+
+def test_unreadable_replies_are_recorded():
+    written, requests = run_writer(["I'm sorry, I can't help with that."] * 3, attempts=3)
+    assert requests == 3 and not written.kept and "unreadable reply" in written.dropped[0][1]
+
+
+def test_rephrasings_keep_the_answer_and_drop_bad_ones():
+    draft = Draft("In which city does the Eiffel Tower stand?", ("Paris", "Lyon", "Lille", "Nice"), 0, "It is in Paris.")
+    reply = json.dumps({"rephrasings": ["Where is the Eiffel Tower located?", "Which city is home to the Eiffel Tower?",
+                                        "In which city does the Eiffel Tower stand?",  # the original again
+                                        "The Eiffel Tower is in Paris, right?",  # gives the answer away
+                                        "Per the passage, where is the tower?"]})  # points at hidden text
+    written, _ = run_writer([reply] * 3, n=2, rephrase_draft=draft)
+    assert written.kept == ["Where is the Eiffel Tower located?", "Which city is home to the Eiffel Tower?"]
+    reasons = {reason for _, reason in written.dropped}
+    assert {"repeats the question", "gives the answer away", "refers to the hidden passage"} <= reasons
