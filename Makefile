@@ -13,7 +13,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export MLFLOW_DISABLE_TELEMETRY := true
 
-.PHONY: audit test bench-kb bench-models install clean
+.PHONY: audit test bench-kb bench-models bench-questions install clean
 
 install: $(STAMP)
 
@@ -38,6 +38,11 @@ bench-kb: audit
 # -> reports/benchmarks/models.json and models.md
 bench-models: $(STAMP)
 	python benchmarks/models.py
+
+# The offline question generator on 1,000 vital10k paragraphs; SmolLM2 closed- vs open-book
+# -> reports/benchmarks/questions.json and questions.md
+bench-questions: audit
+	python benchmarks/questions.py
 
 clean:
 	rm -rf data/kb data/embeddings data/index data/cache

@@ -64,3 +64,20 @@ def test_models_check_makes_one_call_and_reports_it(tmp_path, capsys, monkeypatc
     assert "OPENAI_API_KEY is not set" in capsys.readouterr().err
     assert main(["--params", params, "models", "check", "gpt-4o"]) == 2
     assert "provider:model" in capsys.readouterr().err
+
+
+def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, capsys):
+    import pandas as pd
+
+    params = vital_sample.model_dump(mode="json")
+    path = vital_sample.paths.kb_dir.parent / "preview-params.yaml"
+    path.write_text(yaml.safe_dump(params))
+    para_id = int(pd.read_parquet(vital_sample.paths.kb_dir / "paragraphs.parquet")["para_id"].iloc[3])
+    assert main(["--params", str(path), "questions", "preview", "--para-id", str(para_id)]) == 0
+    out = capsys.readouterr().out
+    assert f"(para_id {para_id})" in out and "generator: offline-cloze; gate: off" in out
+    assert "Q1  answer:" in out and "  v0: " in out and "  v4: " in out and "phrasings kept." in out
+    assert out.count("*") >= 5  # the gold option is marked in every phrasing
+
+    assert main(["--params", str(path), "questions", "preview", "--para-id", "12345"]) == 2
+    assert "no paragraph with para_id 12345" in capsys.readouterr().err
