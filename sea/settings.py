@@ -174,6 +174,21 @@ class QuestionSettings(_Section):
     seed: int = 0
 
 
+ARMS = ("sea", "no_pruning", "random")
+
+
+class SearchSettings(_Section):
+    """The SEA loop; paper defaults."""
+
+    batch_size: int = Field(default=40, ge=1)  # paragraphs per step
+    k_documents: int = Field(default=50, ge=1)  # documents retrieved per source
+    m_paragraphs: int = Field(default=10, ge=1)  # paragraphs kept per source
+    tau: float = Field(default=0.5, ge=0, le=1)  # error rate above which a paragraph becomes a source
+    gamma: float = Field(default=0.5, ge=0, le=1)  # descendants' mean error below which a source is pruned
+    arms: list[Literal["sea", "no_pruning", "random"]] = list(ARMS)
+    seed: int = 0
+
+
 class Params(_Section):
     paths: PathSettings = PathSettings()
     kb: KbSettings = KbSettings()
@@ -184,6 +199,7 @@ class Params(_Section):
     prices: dict[str, Price] = {}
     simulated: dict[str, SimulatedProfile] = {"paper-regime": SimulatedProfile()}
     questions: QuestionSettings = QuestionSettings()
+    search: SearchSettings = SearchSettings()
 
     @model_validator(mode="after")
     def _simulated_profiles_exist(self) -> Params:

@@ -99,6 +99,13 @@ class Budget:
         self._add(self.reserved, wanted, +1)
         return wanted
 
+    @property
+    def calls_left(self) -> int | None:
+        """Calls that can still be reserved; None when calls are not limited."""
+        if not self._limited[0]:
+            return None
+        return self.limits.calls - self.spent.calls - self.reserved.calls
+
     def settle(self, reservation: Reservation, tokens: int, dollars: float | None) -> None:
         """Replace the reservation by the actual use (at most the reservation: max_tokens caps
         the output and the input estimate is an upper bound)."""
