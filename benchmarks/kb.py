@@ -16,6 +16,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 import torch
+from report import write_report
 
 from sea.embeddings import Embedder, load_document_vectors, titled_text
 from sea.index import DocumentIndex
@@ -23,7 +24,6 @@ from sea.kb.dump import iter_dump
 from sea.kb.fetch import PACKAGED_SOURCES, fetch
 from sea.kb.schema import SkipCounts
 from sea.kb.vital import iter_vital
-from report import write_report
 from sea.settings import IndexSettings, load_params
 
 COMMAND = "make bench-kb"

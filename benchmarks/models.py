@@ -16,6 +16,7 @@ from pathlib import Path
 os.environ.setdefault("OPENAI_API_KEY", "sk-benchmark-fake")
 
 from report import write_report  # noqa: E402
+
 from sea.llm.cache import ResponseCache  # noqa: E402
 from sea.llm.client import ModelClient  # noqa: E402
 from sea.llm.fake_server import FakeLLMServer  # noqa: E402

@@ -1,7 +1,15 @@
 import numpy as np
 
-from sea.categories import (CATEGORIES, FROM_EMBEDDING, FROM_LABEL, FROM_LABEL_AND_EMBEDDING, candidates_for_label,
-                            category_prompts, category_source, pick_categories)
+from sea.categories import (
+    CATEGORIES,
+    FROM_EMBEDDING,
+    FROM_LABEL,
+    FROM_LABEL_AND_EMBEDDING,
+    candidates_for_label,
+    category_prompts,
+    category_source,
+    pick_categories,
+)
 from sea.embeddings import titled_text
 from tests.conftest import SAMPLE_ARTICLES
 

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 from sea.settings import ModelSettings
 
-
 # Pace 1% under the limit: network jitter can bring two requests closer together at the server
 # than they left the client, and a server counting over a short window would see a burst.
 _HEADROOM = 1.01

@@ -8,7 +8,7 @@ import pytest
 from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
 from sea.llm.client import CallFailed, ModelClient
-from sea.llm.fake_server import FakeLLMServer, count_tokens
+from sea.llm.fake_server import FakeLLMServer
 from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices
 from sea.llm.providers import AnthropicMessages, OpenAIChat
 from sea.llm.types import BudgetExhausted, CallFailure, Completion

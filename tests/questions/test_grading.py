@@ -1,9 +1,9 @@
 import pytest
 
 from sea.llm.types import CallFailure, Completion
+from sea.questions import prompts
 from sea.questions.grading import CORRECT, FAILED, UNPARSEABLE, WRONG, answer_record, answers_table, error_rates
 from sea.questions.model import Draft
-from sea.questions import prompts
 from sea.questions.shuffle import phrasings_to_questions
 
 QUESTION = phrasings_to_questions(1, Draft("Which city is the capital of France?", ("Paris", "Lyon", "Lille", "Nice"), 0, ""),

@@ -1,6 +1,5 @@
 """The core loop on the 500-article sample with the offline generator and the simulated testee."""
 
-import asyncio
 
 import pytest
 
