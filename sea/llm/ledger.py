@@ -82,29 +82,26 @@ class Budget:
     resumed run stops exactly where an uninterrupted one would."""
 
     def __init__(self, calls: int | None = None, tokens: int | None = None, dollars: float | None = None):
-        self.limits = Reservation(calls or 0, tokens or 0, dollars or 0.0)
-        self._limited = (calls is not None, tokens is not None, dollars is not None)
+        self.limits = {"calls": calls, "tokens": tokens, "dollars": dollars}  # None: not limited
         self.spent = Reservation(0, 0, 0.0)
         self.reserved = Reservation(0, 0, 0.0)
 
     def reserve(self, tokens: int, dollars: float | None) -> Reservation:
         wanted = Reservation(1, tokens, dollars or 0.0)
-        for limited, field in zip(self._limited, ("calls", "tokens", "dollars"), strict=True):
+        for field, limit in self.limits.items():
             committed = getattr(self.spent, field) + getattr(self.reserved, field)
-            if limited and committed + getattr(wanted, field) > getattr(self.limits, field) + 1e-12:
-                raise BudgetExhausted(
-                    f"budget exhausted: {field} limit {getattr(self.limits, field)}, "
-                    f"{getattr(self.spent, field)} spent and {getattr(self.reserved, field)} reserved"
-                )
+            if limit is not None and committed + getattr(wanted, field) > limit + 1e-12:
+                raise BudgetExhausted(f"budget exhausted: {field} limit {limit}, {getattr(self.spent, field)} spent "
+                                      f"and {getattr(self.reserved, field)} reserved")
         self._add(self.reserved, wanted, +1)
         return wanted
 
     @property
     def calls_left(self) -> int | None:
         """Calls that can still be reserved; None when calls are not limited."""
-        if not self._limited[0]:
+        if self.limits["calls"] is None:
             return None
-        return self.limits.calls - self.spent.calls - self.reserved.calls
+        return self.limits["calls"] - self.spent.calls - self.reserved.calls
 
     def settle(self, reservation: Reservation, tokens: int, dollars: float | None) -> None:
         """Replace the reservation by the actual use (at most the reservation: max_tokens caps
