@@ -54,14 +54,22 @@ def malformed(model: str, error: Exception) -> ProviderError:
     return ProviderError(f"{model}: malformed response ({type(error).__name__}: {error})", retryable=True)
 
 
-class OpenAIChat:
-    """`openai:<model>` and `openai-compatible:<model>` (vLLM, Ollama, llama.cpp, LiteLLM, Azure)."""
+class _SdkProvider:
+    """An official SDK client with its own retries off, pointed at the configured endpoint."""
+
+    client_class: type
 
     def __init__(self, settings: ModelSettings):
         self.settings = settings
-        self.endpoint = settings.base_url or "openai"
-        self._client = openai.AsyncOpenAI(api_key=api_key(settings), base_url=settings.base_url, max_retries=0,
-                                          timeout=settings.timeout_s)
+        self.endpoint = settings.base_url or settings.provider  # part of the response-cache key
+        self._client = self.client_class(api_key=api_key(settings), base_url=settings.base_url, max_retries=0,
+                                         timeout=settings.timeout_s)
+
+
+class OpenAIChat(_SdkProvider):
+    """`openai:<model>` and `openai-compatible:<model>` (vLLM, Ollama, llama.cpp, LiteLLM, Azure)."""
+
+    client_class = openai.AsyncOpenAI
 
     async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply:
         try:
@@ -77,19 +85,12 @@ class OpenAIChat:
         except (AttributeError, IndexError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
 
-    async def aclose(self) -> None:
-        await self._client.close()
 
-
-class AnthropicMessages:
+class AnthropicMessages(_SdkProvider):
     """`anthropic:<model>` through the Messages API. No sampling parameters are sent: the
     Messages API of anthropic SDK 2.x no longer takes temperature or top_p."""
 
-    def __init__(self, settings: ModelSettings):
-        self.settings = settings
-        self.endpoint = settings.base_url or "anthropic"
-        self._client = anthropic.AsyncAnthropic(api_key=api_key(settings), base_url=settings.base_url, max_retries=0,
-                                                timeout=settings.timeout_s)
+    client_class = anthropic.AsyncAnthropic
 
     async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply:
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
@@ -106,6 +107,3 @@ class AnthropicMessages:
             return ProviderReply(text, response.usage.input_tokens, response.usage.output_tokens)
         except (AttributeError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
-
-    async def aclose(self) -> None:
-        await self._client.close()
