@@ -55,11 +55,11 @@ def _index_query(args: argparse.Namespace) -> None:
     import pandas as pd
 
     from sea.embeddings import Embedder
-    from sea.index import DocumentIndex
+    from sea.index import load_index
     from sea.kb.schema import DOCUMENTS_FILE
 
     params = load_params(args.params)
-    index = DocumentIndex.load(params.paths.index_dir, params.index)
+    index = load_index(params)
     scores, ids = index.search(Embedder(params.embedding).encode([args.text]), args.k)
     documents = pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "title", "category"]).set_index("doc_id")
     for score, doc_id in zip(scores[0], ids[0], strict=True):

@@ -98,6 +98,19 @@ class DocumentIndex:
         return scores, ids
 
 
+def load_index(params: Params) -> DocumentIndex:
+    """The built index, refused when it was built with another embedder than params.embedding.model:
+    its vectors would not be comparable with the queries."""
+    sidecar_path = params.paths.index_dir / INDEX_SIDECAR
+    if not sidecar_path.is_file():
+        raise ParamsError(f"no index in {params.paths.index_dir}; build it with `dvc repro` (or `sea index build`)")
+    built_with = json.loads(sidecar_path.read_text(encoding="utf-8"))["embedding_model"]
+    if built_with != params.embedding.model:
+        raise ParamsError(f"embedding.model is {params.embedding.model!r} but the index in {params.paths.index_dir} was "
+                          f"built with {built_with!r}; rebuild the pipeline with `dvc repro` or set embedding.model back")
+    return DocumentIndex.load(params.paths.index_dir, params.index)
+
+
 def build_index(params: Params) -> dict:
     vectors, doc_ids, embedding_sidecar = load_document_vectors(params.paths.embeddings_dir)
     started = time.perf_counter()

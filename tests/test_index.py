@@ -53,3 +53,15 @@ def test_factory_that_does_not_fit_the_data_is_explained(vital_sample):
         DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="IVF4096,Flat"))
     with pytest.raises(ParamsError, match="dimension 384"):
         DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="PQ256"))
+
+
+def test_an_index_built_with_another_embedder_is_refused(vital_sample, tmp_path):
+    from sea.index import load_index
+
+    assert load_index(vital_sample).size == 500
+    other = vital_sample.model_copy(update={"embedding": vital_sample.embedding.model_copy(update={"model": "BAAI/bge-small-en"})})
+    with pytest.raises(ParamsError, match="built with 'all-MiniLM-L6-v2'.*dvc repro"):
+        load_index(other)
+    missing = vital_sample.model_copy(update={"paths": vital_sample.paths.model_copy(update={"index_dir": tmp_path})})
+    with pytest.raises(ParamsError, match="no index in"):
+        load_index(missing)

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from sea.embeddings import Embedder, load_document_vectors
-from sea.index import DocumentIndex
+from sea.index import load_index
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.batching import MicroBatcher
 from sea.llm.types import Decoding, Message, ProviderReply
@@ -59,7 +59,7 @@ class SimulatedTestee:
         self.name = name
         self.profile = profile
         self.embedder = embedder
-        self.index = DocumentIndex.load(params.paths.index_dir, params.index)
+        self.index = load_index(params)
         self.paragraphs = ParagraphStore(params.paths.kb_dir)
         documents = pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "category"])
         self.category = dict(zip(documents["doc_id"].tolist(), documents["category"].tolist(), strict=True))

@@ -8,7 +8,7 @@ import numpy as np
 
 from sea.embeddings import Embedder, load_document_vectors
 from sea.errors import ParamsError
-from sea.index import DocumentIndex
+from sea.index import load_index
 from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphStore
 from sea.questions.cloze import GENERATOR_NAME, EntityFinder, cloze_drafts
@@ -49,7 +49,7 @@ class QuestionGenerator:
         self.duplicates = DuplicateFilter(embedder, self.settings.duplicate_similarity)
         if generator is None:
             self.finder = EntityFinder()
-            self.index = DocumentIndex.load(params.paths.index_dir, params.index)
+            self.index = load_index(params)
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
             self._doc_vectors, self._doc_row = vectors, {int(d): i for i, d in enumerate(doc_ids)}
 
