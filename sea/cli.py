@@ -40,8 +40,9 @@ def _embed(args: argparse.Namespace) -> None:
     from sea.embeddings import embed_documents
 
     sidecar = embed_documents(load_params(args.params), progress=not args.quiet)
-    print(f"{sidecar['count']} documents embedded with {sidecar['model']} (dimension {sidecar['dimension']}) "
-          f"at {sidecar['documents_per_second']} documents/s")
+    rate = f", the rest at {sidecar['documents_per_second']} documents/s" if sidecar["documents_per_second"] else ""
+    print(f"{sidecar['count']} documents embedded with {sidecar['model']} (dimension {sidecar['dimension']}): "
+          f"{sidecar['from_cache']} from the cache{rate}")
 
 
 def _index_build(args: argparse.Namespace) -> None:

@@ -97,7 +97,7 @@ def embed_documents(params: Params, progress: bool = True) -> dict:
     ids = np.empty(total, dtype=np.int64)
     started, row = time.perf_counter(), 0
     with tqdm(total=total, unit="doc", desc="embedding documents", disable=not progress) as bar:
-        for batch in documents.iter_batches(batch_size=4096, columns=["doc_id", "title", "abstract"]):
+        for batch in documents.iter_batches(batch_size=512, columns=["doc_id", "title", "abstract"]):
             columns = batch.to_pydict()
             texts = [titled_text(t, a) for t, a in zip(columns["title"], columns["abstract"], strict=True)]
             vectors[row:row + len(texts)] = embedder.encode(texts)
@@ -116,8 +116,9 @@ def embed_documents(params: Params, progress: bool = True) -> dict:
         "dtype": "float32",
         "normalized": True,
         "text": "title + abstract",
+        "from_cache": total - embedder.computed,  # texts embedded earlier (e.g. by the kb build) and reused
         "seconds": round(seconds, 2),
-        "documents_per_second": round(total / seconds, 1) if seconds else None,
+        "documents_per_second": round(embedder.computed / seconds, 1) if embedder.computed and seconds else None,
     }
     (out_dir / SIDECAR_FILE).write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
     return sidecar
