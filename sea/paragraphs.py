@@ -6,6 +6,7 @@ vector cache keeps them, so asking again (or resuming a run) costs a lookup, not
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,11 @@ class ParagraphStore:
         titles = pd.read_parquet(kb_dir / DOCUMENTS_FILE, columns=["doc_id", "title"])
         paragraphs = pd.read_parquet(kb_dir / PARAGRAPHS_FILE)
         self.table = paragraphs.merge(titles, on="doc_id", how="left").set_index("doc_id", drop=False).sort_index()
+
+    @cached_property
+    def by_para_id(self) -> pd.DataFrame:
+        """The same rows indexed by para_id."""
+        return self.table.set_index("para_id", drop=False)
 
     def of_documents(self, doc_ids: Iterable[int]) -> pd.DataFrame:
         wanted = pd.Index([int(d) for d in doc_ids if d >= 0], dtype="int64")

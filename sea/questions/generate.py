@@ -54,10 +54,9 @@ class QuestionGenerator:
             self._doc_vectors, self._doc_row = vectors, {int(d): i for i, d in enumerate(doc_ids)}
 
     def paragraph(self, para_id: int) -> Paragraph:
-        rows = self.store.table[self.store.table["para_id"] == para_id]
-        if rows.empty:
+        if para_id not in self.store.by_para_id.index:
             raise ParamsError(f"no paragraph with para_id {para_id} in the knowledge base")
-        row = rows.iloc[0]
+        row = self.store.by_para_id.loc[para_id]
         return Paragraph(int(row["para_id"]), int(row["doc_id"]), row["title"], row["section"], row["text"])
 
     async def for_paragraph(self, paragraph: Paragraph) -> list[Question]:
