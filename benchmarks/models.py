@@ -23,6 +23,7 @@ from sea.llm.fake_server import FakeLLMServer  # noqa: E402
 from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices  # noqa: E402
 from sea.llm.providers import OpenAIChat  # noqa: E402
 from sea.llm.types import Completion  # noqa: E402
+from sea.questions.model import LETTERS  # noqa: E402
 from sea.settings import ModelSettings  # noqa: E402
 
 COMMAND = "make bench-models"
@@ -42,7 +43,7 @@ QUESTIONS = [
 
 def prompt(i: int) -> list[dict]:
     question, options = QUESTIONS[i % len(QUESTIONS)]
-    body = f"Question {i}: {question}\n" + "\n".join(f"{letter}) {option}" for letter, option in zip("ABCD", options))
+    body = f"Question {i}: {question}\n" + "\n".join(f"{letter}) {option}" for letter, option in zip(LETTERS, options))
     return [{"role": "user", "content": body + "\nReply with the letter only."}]
 
 

@@ -22,8 +22,8 @@ from sea.errors import SourceError
 from sea.kb.fetch import PackagedSource, fetch
 from sea.llm.batching import MicroBatcher
 from sea.llm.types import Decoding, Message, ProviderError, ProviderReply
+from sea.questions.model import LETTERS
 
-LETTERS = "ABCD"
 MODES = ("letters", "generate")
 
 # Gemma's turn format; this GGUF (the base google/gemma-3-270m) carries no chat template.

@@ -22,11 +22,11 @@ from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.batching import MicroBatcher
 from sea.llm.types import Decoding, Message, ProviderReply
 from sea.paragraphs import ParagraphStore
+from sea.questions.model import LETTERS
 from sea.settings import Params, SimulatedProfile
 
 _OPTION = re.compile(r"^\s*\(?([A-D])[).:]\s+(.+?)\s*$")
 _WORD = re.compile(r"\w+")
-LETTERS = "ABCD"
 
 
 def parse_prompt(prompt: str) -> tuple[str, dict[str, str]]:

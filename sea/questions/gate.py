@@ -7,7 +7,7 @@ import numpy as np
 from sea.embeddings import Embedder
 from sea.llm.client import ModelClient
 from sea.llm.types import CallFailure, Completion
-from sea.questions.model import DUPLICATE, KEPT, UNSUPPORTED, Question
+from sea.questions.model import DUPLICATE, KEPT, LETTERS, UNSUPPORTED, Question
 from sea.questions.parsing import parse_answer
 from sea.questions.prompts import open_book_messages
 
@@ -52,7 +52,7 @@ class DuplicateFilter:
             return
         duplicates = {}
         for question, vector in zip(bases, self.embedder.encode([q.question for q in bases]), strict=True):
-            answer = " ".join(question.options["ABCD".index(question.gold_letter)].lower().split())
+            answer = " ".join(question.options[LETTERS.index(question.gold_letter)].lower().split())
             earlier = self._kept.get(answer)
             similarity = float((earlier @ vector).max()) if earlier is not None else 0.0
             if similarity >= self.threshold:

@@ -5,7 +5,7 @@ import pytest
 
 from sea.index import DocumentIndex
 from sea.llm.registry import build_models
-from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
+from sea.paragraphs import ParagraphEmbeddings
 from sea.questions.generate import QuestionGenerator
 from sea.search.loop import ArmSearch, QuestionBank
 from sea.search.state import SearchState
@@ -22,7 +22,7 @@ def setup(vital_sample):
     models = build_models(params, roles=("testee",))
     embedder = models.clients["testee"].provider.embedder
     generator = QuestionGenerator(params, embedder)
-    paragraphs = ParagraphEmbeddings(ParagraphStore(params.paths.kb_dir), embedder)
+    paragraphs = ParagraphEmbeddings(generator.store, embedder)  # one paragraph table in memory, not two
     index = DocumentIndex.load(params.paths.index_dir, params.index)
     return params, models, QuestionBank(generator), paragraphs, index
 
