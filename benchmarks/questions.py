@@ -50,7 +50,7 @@ def bench_generation(generator: QuestionGenerator) -> tuple[dict, list, dict]:
 
 def bench_smollm2(params, kept: list, texts: dict) -> dict:
     """Closed-book vs open-book accuracy on the written question (variant 0) of ASKED base questions."""
-    local = params.models.testee.model_copy(update={"model": "local:smollm2-135m", "max_in_flight": 32})
+    local = params.models.testee.model_copy(update={"model": "local:smollm2-135m"})
     params = params.model_copy(update={"models": params.models.model_copy(update={"testee": local}),
                                        "budget": params.budget.model_copy(update={"testee_calls": None})})
     testee = build_models(params, roles=("testee",)).clients["testee"]

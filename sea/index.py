@@ -101,6 +101,11 @@ class DocumentIndex:
 def load_index(params: Params) -> DocumentIndex:
     """The built index, refused when it was built with another embedder than params.embedding.model:
     its vectors would not be comparable with the queries."""
+    check_index(params)
+    return DocumentIndex.load(params.paths.index_dir, params.index)
+
+
+def check_index(params: Params) -> None:
     sidecar_path = params.paths.index_dir / INDEX_SIDECAR
     if not sidecar_path.is_file():
         raise ParamsError(f"no index in {params.paths.index_dir}; build it with `dvc repro` (or `sea index build`)")
@@ -108,7 +113,6 @@ def load_index(params: Params) -> DocumentIndex:
     if built_with != params.embedding.model:
         raise ParamsError(f"embedding.model is {params.embedding.model!r} but the index in {params.paths.index_dir} was "
                           f"built with {built_with!r}; rebuild the pipeline with `dvc repro` or set embedding.model back")
-    return DocumentIndex.load(params.paths.index_dir, params.index)
 
 
 def build_index(params: Params) -> dict:

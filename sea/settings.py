@@ -15,6 +15,7 @@ PROVIDERS = ("openai", "anthropic", "openai-compatible", "local", "simulated")
 LOCAL_MODELS = ("smollm2-135m", "gemma3-270m")
 DEFAULT_KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+IN_FLIGHT_DEFAULTS = {"openai": 8, "anthropic": 8, "openai-compatible": 8, "local": 32, "simulated": 256}
 
 # A dimension divisible by the common PQ sub-quantizer counts, so that the syntax of a
 # factory string can be checked before the real embedding dimension is known.
@@ -78,7 +79,7 @@ class ModelSettings(_Section):
     model: str
     base_url: str | None = None  # openai-compatible (required), or to redirect openai/anthropic
     api_key_env: str | None = None  # name of the environment variable holding the key, never the key
-    max_in_flight: int = Field(default=8, ge=1)
+    max_in_flight: int | None = Field(default=None, ge=1)  # None: the provider's default (IN_FLIGHT_DEFAULTS)
     requests_per_minute: float | None = Field(default=None, gt=0)
     tokens_per_minute: float | None = Field(default=None, gt=0)
     timeout_s: float = Field(default=60.0, gt=0)
@@ -113,6 +114,11 @@ class ModelSettings(_Section):
     @property
     def name(self) -> str:
         return self.model.partition(":")[2]
+
+    @property
+    def in_flight(self) -> int:
+        """Concurrent calls: in-process models batch what is in flight, so they take many at once."""
+        return self.max_in_flight or IN_FLIGHT_DEFAULTS[self.provider]
 
     @property
     def key_variable(self) -> str | None:
@@ -189,6 +195,22 @@ class SearchSettings(_Section):
     seed: int = 0
 
 
+class AuditSettings(_Section):
+    """Where audits are written and logged, and the testees audited beside models.testee."""
+
+    runs_dir: Path = Path("runs")  # runs/<run_id>/: checkpoints, questions, answers, the DAG
+    testees: list[str] = []  # more model strings, each audited with models.testee's settings on the same questions
+    mlflow_tracking_uri: str = "sqlite:///mlflow.db"  # overridden by the MLFLOW_TRACKING_URI environment variable
+    mlflow_experiment: str = "sea-audit"
+
+    @field_validator("testees")
+    @classmethod
+    def _testees_parse(cls, testees: list[str]) -> list[str]:
+        for model in testees:
+            ModelSettings._provider_known(model)
+        return testees
+
+
 class Params(_Section):
     paths: PathSettings = PathSettings()
     kb: KbSettings = KbSettings()
@@ -200,17 +222,24 @@ class Params(_Section):
     simulated: dict[str, SimulatedProfile] = {"paper-regime": SimulatedProfile()}
     questions: QuestionSettings = QuestionSettings()
     search: SearchSettings = SearchSettings()
+    audit: AuditSettings = AuditSettings()
 
     @model_validator(mode="after")
     def _simulated_profiles_exist(self) -> Params:
-        for role in ("testee", "generator", "verifier"):
-            settings = getattr(self.models, role)
+        models = [(f"models.{role}.model", getattr(self.models, role)) for role in ("testee", "generator", "verifier")]
+        models += [(f"audit.testees.{i}", ModelSettings(model=model)) for i, model in enumerate(self.audit.testees)]
+        for key, settings in models:
             if settings is not None and settings.provider == "simulated" and settings.name not in self.simulated:
                 raise ValueError(
-                    f"models.{role}.model: no simulated profile {settings.name!r}; define it under `simulated:` "
+                    f"{key}: no simulated profile {settings.name!r}; define it under `simulated:` "
                     f"or use one of {', '.join(self.simulated)}"
                 )
         return self
+
+    def testee_settings(self) -> list[ModelSettings]:
+        """models.testee, then each of audit.testees with the same limits and decoding."""
+        first = self.models.testee
+        return [first, *(first.model_copy(update={"model": model}) for model in self.audit.testees if model != first.model)]
 
 
 def _describe(error: dict) -> str:
@@ -236,7 +265,8 @@ def parse_params(raw: object, origin: str = "params.yaml") -> Params:
         raise ParamsError(f"{origin} is invalid:\n  {problems}") from None
 
 
-def load_params(path: Path | str = "params.yaml") -> Params:
+def load_params(path: Path | str = "params.yaml", overrides: dict[str, object] | None = None) -> Params:
+    """params.yaml validated, with `overrides` ({"budget.testee_calls": 2000, ...}) applied first."""
     path = Path(path)
     if not path.is_file():
         raise ParamsError(f"{path}: not found; run from the repository root or pass --params PATH")
@@ -244,7 +274,38 @@ def load_params(path: Path | str = "params.yaml") -> Params:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
         raise ParamsError(f"{path}: not valid YAML ({error}); fix the syntax") from None
-    return parse_params(raw, origin=str(path))
+    origin = str(path)
+    if overrides:
+        raw = apply_overrides(raw if isinstance(raw, dict) else {}, overrides)
+        origin += " with " + ", ".join(f"{key}={value!r}" for key, value in overrides.items())
+    return parse_params(raw, origin=origin)
+
+
+def apply_overrides(raw: dict, overrides: dict[str, object]) -> dict:
+    """A copy of raw params with dotted keys set: {"search.arms": ["sea"]}."""
+    import copy
+
+    result = copy.deepcopy(raw)
+    for dotted, value in overrides.items():
+        section = result
+        *parents, leaf = dotted.split(".")
+        for part in parents:
+            if not isinstance(section.get(part), dict):
+                section[part] = {}
+            section = section[part]
+        section[leaf] = value
+    return result
+
+
+def parse_override(text: str) -> tuple[str, object]:
+    """'budget.testee_calls=2000' -> ('budget.testee_calls', 2000); the value is read as YAML."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise ParamsError(f"override {text!r}: write it as section.key=value, e.g. budget.testee_calls=2000")
+    try:
+        return key.strip(), yaml.safe_load(value)
+    except yaml.YAMLError:
+        raise ParamsError(f"override {text!r}: the value is not valid YAML") from None
 
 
 def require_input(kb: KbSettings) -> Path:

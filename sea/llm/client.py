@@ -8,6 +8,7 @@ import time
 from collections.abc import Awaitable, Sequence
 from typing import Protocol, TypeVar
 
+from sea.llm import meter
 from sea.llm.cache import ResponseCache, cache_key
 from sea.llm.ledger import Budget, Ledger, PriceTable
 from sea.llm.limits import RateLimiter, backoff_seconds
@@ -90,6 +91,7 @@ class ModelClient:
             if reservation:
                 self.budget.settle(reservation, reply.input_tokens + reply.output_tokens, cost)
         self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens, cost, cached)
+        meter.record(self.role, reply.input_tokens, reply.output_tokens, cost)
         return Completion(reply.text, reply.input_tokens, reply.output_tokens, cost, time.perf_counter() - started,
                           cached, self.settings.model)
 

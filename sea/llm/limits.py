@@ -47,7 +47,7 @@ class RateLimiter:
             values = [v for v in values if v]
             return min(values) if values else None
 
-        return cls(min(s.max_in_flight for s in settings), strictest(s.requests_per_minute for s in settings),
+        return cls(min(s.in_flight for s in settings), strictest(s.requests_per_minute for s in settings),
                    strictest(s.tokens_per_minute for s in settings))
 
     async def __aenter__(self) -> RateLimiter:

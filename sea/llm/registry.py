@@ -37,33 +37,44 @@ def make_provider(settings: ModelSettings, params: Params) -> Provider:
 
 @dataclass
 class Models:
-    """The configured roles sharing one response cache and one ledger; the budget binds the testee."""
+    """The configured roles sharing one response cache and one ledger; the budget binds the testee.
+    `testees` holds a client for models.testee and for each of audit.testees."""
 
     clients: dict[str, ModelClient]
     ledger: Ledger
     cache: ResponseCache
     budget: Budget
+    testees: dict[str, ModelClient]
 
 
 def build_models(params: Params, roles: tuple[str, ...] = ROLES) -> Models:
     """Clients for every configured role. Fails before any call when a key is missing or a
     dollar budget cannot be enforced."""
     prices = price_table(params)
-    budget = Budget(params.budget.testee_calls, params.budget.tokens, params.budget.dollars)
-    testee = params.models.testee
-    if params.budget.dollars is not None and prices.lookup(testee.model) is None:
-        raise ParamsError(f"budget.dollars: {testee.model} has no price, so a dollar budget cannot be enforced; "
-                          f"add it under `prices:` in params.yaml or budget in calls or tokens")
+    testees = params.testee_settings() if "testee" in roles else []
+    if params.budget.dollars is not None:
+        for testee in testees:
+            if prices.lookup(testee.model) is None:
+                raise ParamsError(f"budget.dollars: {testee.model} has no price, so a dollar budget cannot be enforced; "
+                                  f"add it under `prices:` in params.yaml or budget in calls or tokens")
     ledger, cache = Ledger(), ResponseCache(params.paths.responses_cache)
-    configured = {role: getattr(params.models, role) for role in roles if getattr(params.models, role) is not None}
-    clients, shared_limiters = {}, {}
-    for role, settings in configured.items():
+    configured = [(role, getattr(params.models, role)) for role in roles if role != "testee" and getattr(params.models, role)]
+    configured += [("testee", settings) for settings in testees]
+    shared_limiters: dict[tuple, RateLimiter] = {}
+    made = []
+    for role, settings in configured:
         # Rate limits belong to an account: roles calling the same endpoint with the same key share them.
-        account = [s for s in configured.values() if _account(s) == _account(settings)]
-        clients[role] = ModelClient(role, settings, make_provider(settings, params), cache=cache, ledger=ledger,
-                                    prices=prices, budget=budget if role == "testee" else None,
-                                    limiter=shared_limiters.setdefault(_account(settings), RateLimiter.for_settings(account)))
-    return Models(clients, ledger, cache, budget)
+        account = [s for _, s in configured if _account(s) == _account(settings)]
+        limiter = shared_limiters.setdefault(_account(settings), RateLimiter.for_settings(account))
+        budget = Budget(params.budget.testee_calls, params.budget.tokens, params.budget.dollars) if role == "testee" else None
+        made.append((role, ModelClient(role, settings, make_provider(settings, params), cache=cache, ledger=ledger,
+                                       prices=prices, budget=budget, limiter=limiter)))
+    testee_clients = {client.settings.model: client for role, client in made if role == "testee"}
+    clients = {role: client for role, client in made if role != "testee"}
+    if testee_clients:
+        clients["testee"] = next(iter(testee_clients.values()))
+    budget = clients["testee"].budget if testee_clients else Budget()
+    return Models(clients, ledger, cache, budget, testee_clients)
 
 
 def _account(settings: ModelSettings) -> tuple:

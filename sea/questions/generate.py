@@ -13,7 +13,7 @@ from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphStore
 from sea.questions.cloze import GENERATOR_NAME, EntityFinder, cloze_drafts
 from sea.questions.gate import DuplicateFilter, verify
-from sea.questions.model import INVALID, Question, content_id
+from sea.questions.model import INVALID, Draft, Question, content_id, question_from_record, question_record
 from sea.questions.shuffle import phrasings_to_questions
 from sea.questions.writer import rephrase, write_drafts
 from sea.settings import Params
@@ -26,6 +26,26 @@ class Paragraph:
     title: str
     section: str
     text: str
+
+
+@dataclass
+class Drafted:
+    """A paragraph's base questions, each with its rephrasings when the generator wrote them
+    together (the offline generator's templates) or None when the rephrase phase must write them,
+    and the candidates dropped on the way (as invalid records)."""
+
+    drafts: list[tuple[Draft, list[str] | None]]
+    dropped: list[Question]
+
+    def to_json(self) -> dict:
+        return {"drafts": [{"question": d.question, "options": list(d.options), "gold": d.gold, "statement": d.statement,
+                            "phrasings": phrasings} for d, phrasings in self.drafts],
+                "dropped": [question_record(q) for q in self.dropped]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Drafted:
+        drafts = [(Draft(d["question"], tuple(d["options"]), d["gold"], d["statement"]), d["phrasings"]) for d in data["drafts"]]
+        return cls(drafts, [question_from_record(q) for q in data["dropped"]])
 
 
 def invalid_record(para_id: int, text: str, reason: str, generator: str) -> Question:
@@ -60,35 +80,54 @@ class QuestionGenerator:
         return Paragraph(int(row["para_id"]), int(row["doc_id"]), row["title"], row["section"], row["text"])
 
     async def for_paragraph(self, paragraph: Paragraph) -> list[Question]:
-        questions = await (self._llm(paragraph) if self.generator else self._offline(paragraph))
-        if self.verifier:
-            await verify(self.verifier, paragraph.text, questions)
+        """Both phases and the duplicate filter, for one paragraph."""
+        questions = await self.phrase(paragraph, await self.draft(paragraph))
         self.duplicates.apply(questions)
         return questions
 
-    async def _llm(self, paragraph: Paragraph) -> list[Question]:
+    def prepare(self, para_ids: list[int]) -> None:
+        """Tag a batch's paragraphs and their neighbours in one go (spaCy is much faster in
+        batches); the offline generator then finds them tagged. Changes no result."""
+        if self.generator is None:
+            paragraphs = [self.paragraph(p) for p in para_ids]
+            self.finder.prime([pair for p in paragraphs for pair in [(p.para_id, p.text), *self._neighbour_paragraphs(p.doc_id)]])
+
+    async def draft(self, paragraph: Paragraph) -> Drafted:
+        """The generate phase: base questions, and the candidates dropped with their reasons."""
+        return await (self._llm_drafts(paragraph) if self.generator else self._offline_drafts(paragraph))
+
+    async def phrase(self, paragraph: Paragraph, drafted: Drafted) -> list[Question]:
+        """The rephrase phase: every base question's variants, each with its own option order, then
+        the verifier gate. The duplicate filter is left to the caller, which must apply it to
+        paragraphs in a fixed order: its verdicts depend on what it has kept before."""
+        settings = self.settings
+        questions = list(drafted.dropped)
+        for draft, phrasings in drafted.drafts:
+            if phrasings is None:
+                written = await rephrase(self.generator, draft, settings.variants - 1, settings.writer_attempts)
+                phrasings = written.kept
+                questions += [invalid_record(paragraph.para_id, text, f"rephrasing: {reason}", self.name)
+                              for text, reason in written.dropped]
+            questions += phrasings_to_questions(paragraph.para_id, draft, phrasings, self.name, settings.seed)
+        if self.verifier:
+            await verify(self.verifier, paragraph.text, questions)
+        return questions
+
+    async def _llm_drafts(self, paragraph: Paragraph) -> Drafted:
         settings = self.settings
         written = await write_drafts(self.generator, paragraph.title, paragraph.text, settings.per_paragraph,
                                      settings.writer_attempts)
-        questions = [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in written.dropped]
-        for draft in written.kept:
-            phrasings = await rephrase(self.generator, draft, settings.variants - 1, settings.writer_attempts)
-            questions += phrasings_to_questions(paragraph.para_id, draft, phrasings.kept, self.name, settings.seed)
-            questions += [invalid_record(paragraph.para_id, text, f"rephrasing: {reason}", self.name)
-                          for text, reason in phrasings.dropped]
-        return questions
+        dropped = [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in written.dropped]
+        return Drafted([(draft, None) for draft in written.kept], dropped)
 
-    async def _offline(self, paragraph: Paragraph) -> list[Question]:
+    async def _offline_drafts(self, paragraph: Paragraph) -> Drafted:
         settings = self.settings
         neighbours = self._neighbour_paragraphs(paragraph.doc_id)
         self.finder.prime([(paragraph.para_id, paragraph.text), *neighbours])
         spans = [span for para_id, text in neighbours for span in self.finder.spans(para_id, text)]
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text, spans, self.finder,
                                      settings.per_paragraph, settings.variants, settings.seed)
-        questions = [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in dropped]
-        for draft, phrasings in made:
-            questions += phrasings_to_questions(paragraph.para_id, draft, phrasings, self.name, settings.seed)
-        return questions
+        return Drafted(made, [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in dropped])
 
     def _neighbour_paragraphs(self, doc_id: int) -> list[tuple[int, str]]:
         """(para_id, text) of the documents nearest to this one, nearest first."""

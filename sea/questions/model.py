@@ -90,6 +90,15 @@ ANSWER_SCHEMA = pa.schema([
 ])
 
 
+def question_record(question: Question) -> dict:
+    return {name: getattr(question, name) for name in QUESTION_SCHEMA.names}
+
+
+def question_from_record(record: dict) -> Question:
+    """The inverse of question_record; the id is recomputed from the content, so a tampered
+    record cannot keep an id that no longer matches it."""
+    return Question(**{name: record[name] for name in QUESTION_SCHEMA.names if name != "question_id"})
+
+
 def questions_table(questions: list[Question]) -> pa.Table:
-    return pa.Table.from_pylist([{name: getattr(q, name) for name in QUESTION_SCHEMA.names} for q in questions],
-                                schema=QUESTION_SCHEMA)
+    return pa.Table.from_pylist([question_record(q) for q in questions], schema=QUESTION_SCHEMA)

@@ -1,116 +1,112 @@
-"""One arm of the search, step by step: choose a batch, question it, evaluate, update, prune.
+"""The phases of one step of one arm, as plain functions over the search state: choose a batch,
+fit it to the budget, turn answers into error rates, update the DAG, prune.
 
-Orchestration (Prefect tasks, MLflow, checkpoint files) wraps these methods; nothing here knows
-about it. Every random choice comes from the state's generator, so a search restored from its
-saved state continues exactly as an uninterrupted one would."""
+Orchestration (Prefect tasks, checkpoint files, MLflow) composes these; nothing here knows about
+it. Every random choice comes from the state's generator, and a batch carries the generator's
+state after its draw, so a search restored from its saved state continues exactly as an
+uninterrupted one would."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from sea.index import DocumentIndex
-from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphEmbeddings
-from sea.questions.generate import QuestionGenerator
-from sea.questions.grading import CORRECT, FAILED, ask, askable
-from sea.questions.model import Question
-from sea.questions.prompts import testee_messages
+from sea.questions.grading import CORRECT, FAILED
 from sea.search.dag import prune
 from sea.search.retrieval import draw, initial_batch, retrieve
-from sea.search.state import SearchState
+from sea.search.state import SearchState, jsonable
 from sea.settings import SearchSettings
 
-
-class QuestionBank:
-    """Questions are written once per paragraph and reused by every arm and testee that reaches it."""
-
-    def __init__(self, generator: QuestionGenerator):
-        self.generator = generator
-        self.by_paragraph: dict[int, list[Question]] = {}
-
-    async def for_paragraph(self, para_id: int) -> list[Question]:
-        if para_id not in self.by_paragraph:
-            self.by_paragraph[para_id] = await self.generator.for_paragraph(self.generator.paragraph(para_id))
-        return self.by_paragraph[para_id]
+RETRIEVING_ARMS = ("sea", "no_pruning")
+PRUNING_ARMS = ("sea",)
 
 
 @dataclass
-class StepResult:
-    step: int
-    batch: list[int]
-    answers: list[dict] = field(default_factory=list)
-    error_rates: dict[int, float] = field(default_factory=dict)
-    new_sources: set[int] = field(default_factory=set)
-    pruned: set[int] = field(default_factory=set)
-    budget_exhausted: bool = False
+class Batch:
+    para_ids: list[int]
+    provenance: dict[int, list[int]]  # para_id -> the sources that retrieved it (empty: explored)
+    candidates: int  # size of the pool the batch was drawn from
+    rng_state: dict  # the search's generator after the draw
+
+    def to_json(self) -> dict:
+        return {"para_ids": self.para_ids, "provenance": {str(p): s for p, s in self.provenance.items()},
+                "candidates": self.candidates, "rng_state": jsonable(self.rng_state)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Batch:
+        return cls(data["para_ids"], {int(p): s for p, s in data["provenance"].items()}, data["candidates"], data["rng_state"])
 
 
-class ArmSearch:
-    def __init__(self, state: SearchState, settings: SearchSettings, index: DocumentIndex,
-                 paragraphs: ParagraphEmbeddings, bank: QuestionBank, testee: ModelClient):
-        self.state, self.settings = state, settings
-        self.index, self.paragraphs, self.bank, self.testee = index, paragraphs, bank, testee
-        self._doc_of = dict(zip(paragraphs.store.table["para_id"].tolist(), paragraphs.store.table["doc_id"].tolist(), strict=True))
+def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIndex, paragraphs: ParagraphEmbeddings) -> Batch:
+    """The next batch: the category spread at step 0; then candidates retrieved around the
+    active sources, drawn uniformly. Without candidates (the random arm, or no active source
+    left) the search explores uniformly among unvisited paragraphs."""
+    rng = state.rng()
+    provenance: dict[int, set[int]] = {}
+    if state.step == 0:
+        batch = initial_batch(index, paragraphs, settings.batch_size, rng)
+        pool_size = len(batch)
+    else:
+        if state.arm in RETRIEVING_ARMS and state.active_sources:
+            provenance = retrieve(state.active_sources, index, paragraphs, state.visited_docs, state.visited_paras,
+                                  settings.k_documents, settings.m_paragraphs)
+        pool = list(provenance) or unvisited(paragraphs, state.visited_paras)
+        batch, pool_size = draw(pool, settings.batch_size, rng), len(pool)
+    return Batch(batch, {p: sorted(provenance.get(p, ())) for p in batch}, pool_size, rng.bit_generator.state)
 
-    def choose_batch(self) -> tuple[list[int], dict[int, set[int]]]:
-        """The next batch and, for each paragraph in it, the sources that retrieved it."""
-        state, settings = self.state, self.settings
-        rng = state.rng()
-        provenance: dict[int, set[int]] = {}
-        if state.step == 0:
-            batch = initial_batch(self.index, self.paragraphs, settings.batch_size, rng)
-        else:
-            if state.arm != "random" and state.active_sources:
-                provenance = retrieve(state.active_sources, self.index, self.paragraphs, state.visited_docs,
-                                      state.visited_paras, settings.k_documents, settings.m_paragraphs)
-            # Without candidates (the random arm, or no active source left) the search explores uniformly.
-            pool = provenance or [p for p in self._doc_of if p not in state.visited_paras]
-            batch = draw(pool, settings.batch_size, rng)
-        state.keep_rng(rng)
-        return batch, {p: provenance.get(p, set()) for p in batch}
 
-    def _fit_budget(self, batch: list[int], counts: dict[int, int]) -> list[int]:
-        """Cut the batch so that its questions fit the calls left in the budget."""
-        left = self.testee.budget.calls_left if self.testee.budget else None
-        if left is None:
-            return batch
-        kept, used = [], 0
-        for para_id in batch:
-            if used + counts[para_id] > left:
-                break
-            kept.append(para_id)
-            used += counts[para_id]
-        return kept
+def unvisited(paragraphs: ParagraphEmbeddings, visited: set[int]) -> list[int]:
+    ids = paragraphs.store.table["para_id"].to_numpy()
+    return ids[~np.isin(ids, np.fromiter(visited, dtype=np.int64, count=len(visited)))].tolist()
 
-    async def step(self) -> StepResult:
-        state = self.state
-        batch, provenance = self.choose_batch()
-        questions = {p: askable(await self.bank.for_paragraph(p)) for p in batch}
-        batch = self._fit_budget(batch, {p: len(q) for p, q in questions.items()})
-        result = StepResult(state.step, batch)
-        asked = [q for p in batch for q in questions[p]]
-        records, result.budget_exhausted = await ask(self.testee, asked, [testee_messages(q.question, q.options) for q in asked])
-        result.answers = records
-        outcomes: dict[int, list[str]] = {}
-        para_of = {q.question_id: q.para_id for q in asked}
-        for record in records:
-            if record["outcome"] != FAILED:
-                outcomes.setdefault(para_of[record["question_id"]], []).append(record["outcome"])
-        # A paragraph's error rate counts unparseable replies as wrong, as the paper did.
-        result.error_rates = {p: sum(o != CORRECT for o in outs) / len(outs) for p, outs in outcomes.items()}
-        self._update(result, provenance)
-        state.step += 1
-        return result
 
-    def _update(self, result: StepResult, provenance: dict[int, set[int]]) -> None:
-        state, settings = self.state, self.settings
-        state.visited_paras.update(result.batch)
-        state.visited_docs.update(self._doc_of[p] for p in result.batch)
-        state.error_rates.update(result.error_rates)
-        state.dag.add_evaluated(result.step, result.error_rates, {p: provenance.get(p, set()) for p in result.error_rates})
-        result.new_sources = {p for p, rate in result.error_rates.items() if rate > settings.tau} - state.sources
-        state.active_sources |= result.new_sources
-        if state.arm == "sea":
-            result.pruned = prune(state.dag, state.active_sources, settings.gamma)
-            state.active_sources -= result.pruned
-            state.pruned_sources |= result.pruned
+def fit_to_budget(batch: Sequence[int], question_counts: dict[int, int], calls_left: int | None) -> list[int]:
+    """The batch cut so that its questions fit the calls left (a paragraph is asked all its
+    questions or none)."""
+    if calls_left is None:
+        return list(batch)
+    kept, used = [], 0
+    for para_id in batch:
+        if used + question_counts[para_id] > calls_left:
+            break
+        kept.append(para_id)
+        used += question_counts[para_id]
+    return kept
+
+
+def paragraph_error_rates(outcomes: Sequence[tuple[int, str]]) -> dict[int, float]:
+    """para_id -> error rate from (para_id, outcome) pairs. Unparseable replies count as wrong,
+    as the paper did; failed calls count in neither."""
+    answered: dict[int, list[str]] = {}
+    for para_id, outcome in outcomes:
+        if outcome != FAILED:
+            answered.setdefault(para_id, []).append(outcome)
+    return {p: sum(o != CORRECT for o in outs) / len(outs) for p, outs in answered.items()}
+
+
+def update(state: SearchState, batch: Batch, evaluated: Sequence[int], error_rates: dict[int, float], tau: float,
+           doc_of: dict[int, int]) -> set[int]:
+    """Mark the evaluated paragraphs visited, add them to the DAG with edges from the sources that
+    retrieved them, promote those above tau; returns the new sources. Moves the generator on."""
+    state.rng_state = batch.rng_state
+    state.visited_paras.update(evaluated)
+    state.visited_docs.update(doc_of[p] for p in evaluated)
+    state.error_rates.update(error_rates)
+    state.dag.add_evaluated(state.step, error_rates, {p: set(batch.provenance.get(p, ())) for p in error_rates})
+    new_sources = {p for p, rate in error_rates.items() if rate > tau} - state.sources
+    state.active_sources |= new_sources
+    return new_sources
+
+
+def prune_sources(state: SearchState, gamma: float) -> set[int]:
+    """Deactivate the sources whose descendants' mean error fell below gamma (pruning arms only)."""
+    if state.arm not in PRUNING_ARMS:
+        return set()
+    pruned = prune(state.dag, state.active_sources, gamma)
+    state.active_sources -= pruned
+    state.pruned_sources |= pruned
+    return pruned

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from sea.files import write_json
 from sea.search.dag import RelationDAG
 
 
@@ -24,6 +24,8 @@ class SearchState:
     visited_paras: set[int] = field(default_factory=set)
     rng_state: dict | None = None
     dag: RelationDAG = field(default_factory=RelationDAG)
+    spent: dict = field(default_factory=lambda: {"calls": 0, "tokens": 0, "dollars": 0.0})  # testee budget used
+    finished: bool = False  # the budget (or the knowledge base) is spent
 
     def rng(self) -> np.random.Generator:
         """The search's random generator, continued from the saved state."""
@@ -46,7 +48,7 @@ class SearchState:
             "error_rates": {str(k): v for k, v in self.error_rates.items()},
             "active_sources": sorted(self.active_sources), "pruned_sources": sorted(self.pruned_sources),
             "visited_docs": sorted(self.visited_docs), "visited_paras": sorted(self.visited_paras),
-            "rng_state": _jsonable(self.rng_state), "dag": self.dag.to_json(),
+            "rng_state": jsonable(self.rng_state), "dag": self.dag.to_json(), "spent": self.spent, "finished": self.finished,
         }
 
     @classmethod
@@ -56,21 +58,18 @@ class SearchState:
             error_rates={int(k): v for k, v in data["error_rates"].items()},
             active_sources=set(data["active_sources"]), pruned_sources=set(data["pruned_sources"]),
             visited_docs=set(data["visited_docs"]), visited_paras=set(data["visited_paras"]),
-            rng_state=data["rng_state"], dag=RelationDAG.from_json(data["dag"]),
+            rng_state=data["rng_state"], dag=RelationDAG.from_json(data["dag"]), spent=data["spent"], finished=data["finished"],
         )
 
     def save(self, path: Path) -> None:
         """Atomically: a crash mid-write leaves the previous state intact."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(path.name + ".partial")
-        partial.write_text(json.dumps(self.to_json()), encoding="utf-8")
-        os.replace(partial, path)
+        write_json(path, self.to_json())
 
     @classmethod
     def load(cls, path: Path) -> SearchState:
         return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
 
 
-def _jsonable(value):
+def jsonable(value):
     """numpy's bit-generator state holds plain ints and strings, possibly nested; JSON keeps them exactly."""
     return json.loads(json.dumps(value, default=int)) if value is not None else None

@@ -1,0 +1,69 @@
+"""The `sea_audit` flow: every testee × arm searched step by step until its budget is spent, each
+step as the six tasks in tasks/steps.py, logged to MLflow, checkpointed under runs/<run_id>/.
+
+Re-running a run id continues from the last complete step of each arm and reaches exactly the
+result an uninterrupted run reaches; a finished run is replayed from its files with no model call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefect import flow
+from tqdm import tqdm
+
+from flows.tracking import AuditTracker
+from sea.audit.figures import arm_figures
+from sea.audit.outputs import gather_arm, step_metrics, summarise, write_summary
+from sea.audit.rundir import ArmDir, RunDir, new_run_id, open_run
+from sea.audit.validate import check_audit
+from sea.audit.workspace import Workspace
+from sea.settings import load_params
+from tasks.steps import STEP_TASKS
+
+
+def open_audit(params_path: str, overrides: dict | None, run_id: str | None, resume: bool) -> RunDir:
+    """The run directory, new or continued, with its params checked before any model is called."""
+    params = load_params(params_path, overrides)
+    if resume and not run_id:
+        raise ValueError("resume needs a run id")
+    run = open_run(params.audit.runs_dir, run_id or new_run_id(), None if resume else params)
+    check_audit(run.params)
+    workspace = Workspace.of(run.root)
+    _ = workspace.models, workspace.index  # missing keys, data or a mismatched embedder fail here, before any call
+    return run
+
+
+def run_arm(run: RunDir, arm: ArmDir, tracker: AuditTracker, progress: bool) -> None:
+    state = arm.load_state()
+    calls = run.params.budget.testee_calls
+    with tqdm(total=calls, initial=state.spent["calls"], unit="call", desc=arm.label, disable=not progress) as bar:
+        while not state.finished:
+            for step_task in STEP_TASKS:
+                record = step_task(str(run.root), run.nonce, arm.testee, arm.arm, state.step)
+            tracker.log_steps(arm, step_metrics(arm))
+            state = arm.load_state()
+            bar.update(state.spent["calls"] - bar.n)
+            bar.set_postfix(step=state.step, error=f"{record['cumulative_error_rate'] or 0:.3f}",
+                            sources=len(state.sources), refresh=False)
+        tracker.log_steps(arm, step_metrics(arm))  # steps a killed run completed but did not log
+
+
+@flow(name="sea-audit", description="Stochastic Error Ascent: search a testee's factual blind spots under a budget.")
+def sea_audit(params_path: str = "params.yaml", overrides: dict | None = None, run_id: str | None = None,
+              resume: bool = False, summary_dir: str | None = None, schedule: str | None = None,
+              progress: bool = False) -> dict:
+    """Audit every testee with every arm. `overrides` sets params by dotted key; `summary_dir`
+    also receives metrics.json and curves.csv (DVC's reports/); `schedule` tags the MLflow run."""
+    run = open_audit(params_path, overrides, run_id, resume)
+    tracker = AuditTracker(run)
+    with tracker.audit(schedule):
+        for arm in run.arms():
+            with tracker.arm(arm):
+                run_arm(run, arm, tracker, progress)
+                files = gather_arm(arm)
+                tracker.log_files([*files.values(), *arm_figures(arm)])
+        summary_files = write_summary(run, run.root)
+        if summary_dir:
+            write_summary(run, Path(summary_dir))
+        tracker.log_files(list(summary_files))
+    return summarise(run)

@@ -1,0 +1,97 @@
+"""MLflow logging for an audit: one parent run per audit, a child run per testee × arm.
+
+The MLflow run ids are kept in runs/<run_id>/mlflow.json, so a resumed audit logs into the same
+runs, and each child remembers the last step it logged, so no step is logged twice."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import mlflow
+from mlflow.tracking import MlflowClient
+
+from sea.audit.rundir import ArmDir, RunDir, flatten
+from sea.files import read_json, write_json
+
+RECORD = "mlflow.json"
+_MAX_PARAM_CHARS = 6000  # MLflow's limit on a param value
+
+
+def tracking_uri(run: RunDir) -> str:
+    return os.environ.get("MLFLOW_TRACKING_URI") or run.params.audit.mlflow_tracking_uri
+
+
+class AuditTracker:
+    def __init__(self, run: RunDir):
+        self.run = run
+        self.uri = tracking_uri(run)
+        mlflow.set_tracking_uri(self.uri)
+        self.client = MlflowClient(self.uri)
+        self.experiment_id = mlflow.set_experiment(run.params.audit.mlflow_experiment).experiment_id
+        self._path = run.root / RECORD
+        self.record = read_json(self._path) if self._path.is_file() else {}
+        if self.record.get("uri") != self.uri:
+            self.record = {"uri": self.uri, "parent": None, "children": {}}
+
+    def _save(self) -> None:
+        write_json(self._path, self.record)
+
+    def _live(self, run_id: str | None) -> bool:
+        if not run_id:
+            return False
+        try:
+            return self.client.get_run(run_id).info.lifecycle_stage == "active"
+        except mlflow.exceptions.MlflowException:
+            return False
+
+    @contextmanager
+    def audit(self, schedule: str | None = None) -> Iterator[str]:
+        """The parent run, created on first use with the run's params and data versions."""
+        run_id = self.record["parent"]
+        if not self._live(run_id):
+            tags = {"sea.run_id": self.run.run_id, **({"sea.schedule": schedule} if schedule else {})}
+            run_id = self.client.create_run(self.experiment_id, run_name=self.run.run_id, tags=tags).info.run_id
+            self.record.update(parent=run_id, children={})
+            self._save()
+            with mlflow.start_run(run_id=run_id):
+                mlflow.log_params(self._params())
+        with mlflow.start_run(run_id=run_id):
+            yield run_id
+
+    def _params(self) -> dict[str, str]:
+        params = flatten(self.run.params.model_dump(mode="json"))
+        params.update({f"data.{name}": value for name, value in self.run.config["data_versions"].items()})
+        params["models.testees"] = ", ".join(t.model for t in self.run.params.testee_settings())
+        return {key: str(value)[:_MAX_PARAM_CHARS] for key, value in params.items()}
+
+    @contextmanager
+    def arm(self, arm: ArmDir) -> Iterator[str]:
+        """The child run of one testee × arm, nested under the parent."""
+        label = f"{arm.testee}/{arm.arm}"
+        child = self.record["children"].get(label)
+        if not child or not self._live(child["id"]):
+            tags = {"sea.run_id": self.run.run_id, "sea.arm": arm.arm, "sea.testee": arm.testee,
+                    "mlflow.parentRunId": self.record["parent"]}
+            run_id = self.client.create_run(self.experiment_id, run_name=f"{arm.arm} · {arm.testee}", tags=tags).info.run_id
+            child = self.record["children"][label] = {"id": run_id, "logged_steps": 0}
+            self._save()
+        with mlflow.start_run(run_id=child["id"], nested=True):
+            yield child["id"]
+
+    def log_steps(self, arm: ArmDir, metrics: list[dict]) -> None:
+        """Per-step metrics not logged yet (numbers only: an unknown price is left out, not zero)."""
+        child = self.record["children"][f"{arm.testee}/{arm.arm}"]
+        for row in metrics[child["logged_steps"]:]:
+            values = {k: float(v) for k, v in row.items() if k != "step" and isinstance(v, int | float) and not isinstance(v, bool)}
+            mlflow.log_metrics(values, step=row["step"])
+            child["logged_steps"] = row["step"] + 1
+            self._save()
+
+    @staticmethod
+    def log_files(paths: list[Path], artifact_path: str | None = None) -> None:
+        for path in paths:
+            if path.is_file():
+                mlflow.log_artifact(str(path), artifact_path)

@@ -1,0 +1,92 @@
+"""The question bank: questions written once per paragraph and reused by every arm and testee
+that reaches it, so adding a testee or an arm adds no generator cost.
+
+Each paragraph has one JSON file, written by the generate phase (base questions) and completed
+by the rephrase phase (every phrasing, gated and de-duplicated). The duplicate filter remembers
+every question kept before, so its verdicts depend on the order paragraphs were completed: that
+order is recorded and replayed when a bank is reopened, and a resumed run decides as an
+uninterrupted one would."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from sea.files import read_json, write_json
+from sea.llm.meter import Meter, metered
+from sea.questions.generate import Drafted, QuestionGenerator
+from sea.questions.model import Question, question_from_record, question_record
+
+
+class QuestionBank:
+    def __init__(self, directory: Path, generator: QuestionGenerator):
+        self.directory = directory
+        self.generator = generator
+        self._entries: dict[int, dict] = {}
+        completed = []
+        for path in directory.glob("*.json"):
+            entry = read_json(path)
+            self._entries[entry["para_id"]] = entry
+            if "questions" in entry:
+                completed.append(entry)
+        self._next_order = len(completed)
+        for entry in sorted(completed, key=lambda e: e["order"]):
+            self.generator.duplicates.apply(self.questions(entry["para_id"]))
+
+    def _save(self, entry: dict) -> None:
+        self._entries[entry["para_id"]] = entry
+        write_json(self.directory / f"{entry['para_id']}.json", entry)
+
+    def drafted(self, para_ids: list[int]) -> int:
+        """The generate phase for the paragraphs that have no base questions yet; returns how many."""
+        todo = [p for p in dict.fromkeys(para_ids) if p not in self._entries]
+        self.generator.prepare(todo)
+
+        async def one(para_id: int) -> tuple[Drafted, Meter]:
+            with metered() as meter:
+                drafted = await self.generator.draft(self.generator.paragraph(para_id))
+            return drafted, meter
+
+        for para_id, (drafted, meter) in zip(todo, self._gather([one(p) for p in todo]), strict=True):
+            self._save({"para_id": para_id, **drafted.to_json(), "draft_usage": meter.to_json()})
+        return len(todo)
+
+    def phrased(self, para_ids: list[int]) -> int:
+        """The rephrase phase for drafted paragraphs not yet completed; returns how many. Phrasings
+        are written concurrently; the duplicate filter then runs in batch order."""
+        todo = [p for p in dict.fromkeys(para_ids) if "questions" not in self._entries[p]]
+
+        async def one(para_id: int) -> tuple[list[Question], Meter]:
+            with metered() as meter:
+                paragraph = self.generator.paragraph(para_id)
+                questions = await self.generator.phrase(paragraph, Drafted.from_json(self._entries[para_id]))
+            return questions, meter
+
+        for para_id, (questions, meter) in zip(todo, self._gather([one(p) for p in todo]), strict=True):
+            self.generator.duplicates.apply(questions)
+            self._save({**self._entries[para_id], "questions": [question_record(q) for q in questions],
+                        "phrase_usage": meter.to_json(), "order": self._next_order})
+            self._next_order += 1
+        return len(todo)
+
+    def questions(self, para_id: int) -> list[Question]:
+        return [question_from_record(record) for record in self._entries[para_id]["questions"]]
+
+    def usage(self, para_id: int) -> Meter:
+        """What writing this paragraph's questions cost (or would have, without the response cache)."""
+        entry = self._entries[para_id]
+        total = Meter.from_json(entry["draft_usage"])
+        for role, tally in Meter.from_json(entry.get("phrase_usage", {})).by_role.items():
+            total.add(role, tally)
+        return total
+
+    def _gather(self, coroutines: list) -> list:
+        if not coroutines:
+            return []
+        clients = [c for c in (self.generator.generator, self.generator.verifier) if c is not None]
+
+        async def everything():
+            return await asyncio.gather(*coroutines)
+
+        # LLM clients must run on their own event loop (their connection pools live there).
+        return clients[0].run(everything()) if clients else asyncio.run(everything())

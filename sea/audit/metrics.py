@@ -1,0 +1,71 @@
+"""Per-step metrics of an arm (spec §4), cumulative over the steps before it."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sea.llm.meter import Meter
+from sea.questions.grading import CORRECT, FAILED, UNPARSEABLE
+from sea.search.state import SearchState
+
+GENERATION_ROLES = ("generator", "verifier")
+
+
+def _dollars(values) -> float | None:
+    """The sum, or None when any part has no price."""
+    values = list(values)
+    return None if any(v is None or v != v for v in values) else float(sum(values))  # v != v: NaN from Parquet nulls
+
+
+def _add(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a + b
+
+
+def step_metrics(step: int, answers: pd.DataFrame, paragraphs: int, new_sources: set[int], pruned: set[int],
+                 state: SearchState, generation: Meter, previous: dict | None) -> dict:
+    """One step's figures. Testee usage comes from the answer records and generation usage from
+    the question bank, both counting cached replies at their full price: the figures describe
+    the audit's work and do not change when a resumed run finds replies in the cache. Questions
+    written for a paragraph are charged to every arm that evaluates it (the cost of that arm
+    alone)."""
+    answered = answers[answers["outcome"] != FAILED]
+    wrong = int((answered["outcome"] != CORRECT).sum())
+    testee_tokens = int(answers["input_tokens"].sum() + answers["output_tokens"].sum())
+    generation_tallies = [generation.by_role[r] for r in GENERATION_ROLES if r in generation.by_role]
+    generator_tokens = sum(t.input_tokens + t.output_tokens for t in generation_tallies)
+    testee_dollars = _dollars(answers["cost_usd"].tolist())
+    generator_dollars = _dollars(t.cost_usd for t in generation_tallies)
+    before = previous or {"cumulative_questions": 0, "cumulative_wrong": 0, "cumulative_testee_tokens": 0,
+                          "cumulative_generator_tokens": 0, "cumulative_dollars": 0.0}
+    cumulative_questions = before["cumulative_questions"] + len(answered)
+    cumulative_wrong = before["cumulative_wrong"] + wrong
+    cumulative_testee_tokens = before["cumulative_testee_tokens"] + testee_tokens
+    cumulative_generator_tokens = before["cumulative_generator_tokens"] + generator_tokens
+    cumulative_dollars = _add(before["cumulative_dollars"], _add(testee_dollars, generator_dollars))
+    return {
+        "step": step,
+        "paragraphs": paragraphs,
+        "questions_asked": len(answered),
+        "failed_calls": int((answers["outcome"] == FAILED).sum()),
+        "wrong": wrong,
+        "step_error_rate": wrong / len(answered) if len(answered) else None,
+        "unparseable_rate": int((answered["outcome"] == UNPARSEABLE).sum()) / len(answered) if len(answered) else None,
+        "cumulative_questions": cumulative_questions,
+        "cumulative_wrong": cumulative_wrong,
+        "cumulative_error_rate": cumulative_wrong / cumulative_questions if cumulative_questions else None,
+        "new_sources": len(new_sources),
+        "active_sources": len(state.active_sources),
+        "pruned_sources": len(pruned),
+        "cumulative_pruned_sources": len(state.pruned_sources),
+        "cumulative_sources": len(state.sources),
+        "testee_tokens": testee_tokens,
+        "generator_tokens": generator_tokens,
+        "testee_dollars": testee_dollars,
+        "generator_dollars": generator_dollars,
+        "cumulative_testee_tokens": cumulative_testee_tokens,
+        "cumulative_generator_tokens": cumulative_generator_tokens,
+        "cumulative_dollars": cumulative_dollars,
+        "tokens_per_error": (cumulative_testee_tokens + cumulative_generator_tokens) / cumulative_wrong if cumulative_wrong else None,
+        "cost_per_error": cumulative_dollars / cumulative_wrong if cumulative_wrong and cumulative_dollars is not None else None,
+        "budget_calls_spent": state.spent["calls"],
+    }

@@ -1,0 +1,92 @@
+"""An arm's step files gathered into whole-run tables, and the run's summary across arms:
+metrics.json (final figures) and curves.csv (step × arm × cumulative error), rebuilt from the
+run directory alone, without asking any model."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sea.audit.rundir import ArmDir, RunDir
+from sea.audit.steps import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS
+from sea.files import read_json, write_json, write_parquet, write_text
+
+STEPS_CSV, DAG_JSON, CATEGORIES_CSV = "steps.csv", "dag.json", "categories.csv"
+CURVE_COLUMNS = ("testee", "arm", "step", "questions", "cumulative_questions", "step_error_rate", "cumulative_error_rate")
+
+
+def step_metrics(arm: ArmDir) -> list[dict]:
+    return [read_json(arm.step_dir(step) / METRICS) for step in range(arm.load_state().step)]
+
+
+def gather_arm(arm: ArmDir) -> dict[str, Path]:
+    """Whole-run tables for one arm from its completed steps; returns the files written."""
+    steps = range(arm.load_state().step)
+    written = {}
+    for name in (QUESTIONS, ANSWERS, PARAGRAPHS):
+        tables = [pq.read_table(arm.step_dir(step) / name) for step in steps]
+        if tables:
+            written[name] = arm.root / name
+            write_parquet(written[name], pa.concat_tables(tables))
+    metrics = pd.DataFrame(step_metrics(arm))
+    written[STEPS_CSV] = arm.root / STEPS_CSV
+    write_text(written[STEPS_CSV], metrics.to_csv(index=False))
+    written[DAG_JSON] = arm.root / DAG_JSON
+    write_json(written[DAG_JSON], arm.load_state().dag.to_json())
+    if PARAGRAPHS in written:
+        written[CATEGORIES_CSV] = arm.root / CATEGORIES_CSV
+        write_text(written[CATEGORIES_CSV], category_table(pd.read_parquet(written[PARAGRAPHS])).to_csv(index=False))
+    return written
+
+
+def category_table(paragraphs: pd.DataFrame) -> pd.DataFrame:
+    """Per top-level category: paragraphs evaluated, their mean error rate, sources found."""
+    evaluated = paragraphs.dropna(subset=["error_rate"])
+    table = evaluated.groupby("category").agg(paragraphs=("para_id", "size"), mean_error_rate=("error_rate", "mean"),
+                                              sources=("source", "sum"))
+    return table.reset_index().sort_values(["sources", "mean_error_rate"], ascending=False)
+
+
+def summarise(run: RunDir) -> dict:
+    """Final figures per testee and arm, and each arm's cumulative error relative to random's."""
+    arms = []
+    for arm in run.arms():
+        steps = step_metrics(arm)
+        last = steps[-1] if steps else {}
+        arms.append({"testee": arm.testee, "arm": arm.arm, "steps": len(steps), "finished": arm.load_state().finished,
+                     **{key: last.get(key) for key in ("cumulative_questions", "cumulative_wrong", "cumulative_error_rate",
+                                                       "cumulative_sources", "cumulative_pruned_sources", "active_sources",
+                                                       "cumulative_testee_tokens", "cumulative_generator_tokens",
+                                                       "cumulative_dollars", "cost_per_error", "tokens_per_error")}})
+    for row in arms:
+        random = next((r for r in arms if r["testee"] == row["testee"] and r["arm"] == "random"), None)
+        ratio = None
+        if random and random["cumulative_error_rate"] and row["cumulative_error_rate"] is not None:
+            ratio = row["cumulative_error_rate"] / random["cumulative_error_rate"]
+        row["error_rate_vs_random"] = ratio
+    return {"run_id": run.run_id, "arms": arms}
+
+
+def curves(run: RunDir) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CURVE_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for arm in run.arms():
+        for m in step_metrics(arm):
+            writer.writerow({"testee": arm.testee, "arm": arm.arm, "step": m["step"], "questions": m["questions_asked"],
+                             "cumulative_questions": m["cumulative_questions"], "step_error_rate": m["step_error_rate"],
+                             "cumulative_error_rate": m["cumulative_error_rate"]})
+    return out.getvalue()
+
+
+def write_summary(run: RunDir, directory: Path) -> tuple[Path, Path]:
+    """metrics.json and curves.csv for the run into `directory` (the run's own, or reports/ for DVC)."""
+    metrics_path, curves_path = directory / "metrics.json", directory / "curves.csv"
+    write_json(metrics_path, summarise(run))
+    write_text(curves_path, curves(run))
+    return metrics_path, curves_path

@@ -1,0 +1,165 @@
+"""The layout of runs/<run_id>/ and the checks that let a run be resumed safely.
+
+    runs/<run_id>/config.json                  params as validated, data versions, a nonce
+    runs/<run_id>/bank/<para_id>.json          questions written once per paragraph
+    runs/<run_id>/<testee>/<arm>/state.json    the search state after the last complete step
+    runs/<run_id>/<testee>/<arm>/steps/0003/   batch.json, evaluation.json, updated.json,
+                                               questions/answers/paragraphs.parquet, metrics.json
+
+A step's files are written in order and state.json last, so state.json names the last complete
+step and anything newer is the interrupted step's partial work, redone on resume."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import yaml
+
+from sea.errors import ParamsError
+from sea.files import read_json, write_json
+from sea.search.state import SearchState
+from sea.settings import Params, parse_params
+
+CONFIG_FILE = "config.json"
+_RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+# Sections that may change between a run and its resumption without changing its result.
+_RESUMABLE_CHANGES = ("audit.mlflow_tracking_uri", "audit.mlflow_experiment")
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+
+
+def slug(model: str) -> str:
+    """A directory name for a model string: 'openai:gpt-4o-mini' -> 'openai-gpt-4o-mini'."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-")
+
+
+def flatten(data: dict, prefix: str = "") -> dict[str, object]:
+    """{'a': {'b': 1}} -> {'a.b': 1}; lists stay values."""
+    flat: dict[str, object] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            flat.update(flatten(value, name + "."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def data_versions(params: Params) -> dict[str, str]:
+    """Fingerprints of the knowledge base, embeddings and index a run reads (their sidecar
+    files), and their DVC hashes when dvc.lock tracks them."""
+    sidecars = {"kb": params.paths.kb_dir / "build_report.json", "embeddings": params.paths.embeddings_dir / "embeddings.json",
+                "index": params.paths.index_dir / "index.json"}
+    versions = {name: hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest() if path.is_file() else "missing"
+                for name, path in sidecars.items()}
+    lock = Path("dvc.lock")
+    if lock.is_file():
+        stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages", {})
+        for name in ("kb", "index"):
+            outs = stages.get(name, {}).get("outs", [])
+            if outs:
+                versions[f"{name}_dvc_md5"] = outs[0].get("md5", "")
+    return versions
+
+
+@dataclass(frozen=True)
+class ArmDir:
+    root: Path
+    testee: str  # the model string
+    arm: str
+    seed: int
+
+    @property
+    def state_path(self) -> Path:
+        return self.root / "state.json"
+
+    def step_dir(self, step: int) -> Path:
+        return self.root / "steps" / f"{step:04d}"
+
+    def load_state(self) -> SearchState:
+        if self.state_path.is_file():
+            return SearchState.load(self.state_path)
+        return SearchState(arm=self.arm, seed=self.seed)
+
+    def completed_steps(self) -> list[int]:
+        return list(range(self.load_state().step))
+
+    @property
+    def label(self) -> str:
+        return f"{self.arm} · {self.testee}"
+
+
+class RunDir:
+    def __init__(self, root: Path):
+        self.root = root
+        self.config = read_json(root / CONFIG_FILE)
+        self.params = parse_params(self.config["params"], origin=str(root / CONFIG_FILE))
+
+    @property
+    def run_id(self) -> str:
+        return self.root.name
+
+    @property
+    def nonce(self) -> str:
+        """Unique to this run directory: cached task results of a deleted run never serve a new one."""
+        return self.config["nonce"]
+
+    @property
+    def bank_dir(self) -> Path:
+        return self.root / "bank"
+
+    def arms(self) -> list[ArmDir]:
+        search = self.params.search
+        return [ArmDir(self.root / slug(testee.model) / arm, testee.model, arm, search.seed)
+                for testee in self.params.testee_settings() for arm in search.arms]
+
+    def arm(self, testee: str, arm: str) -> ArmDir:
+        for candidate in self.arms():
+            if candidate.testee == testee and candidate.arm == arm:
+                return candidate
+        raise ParamsError(f"run {self.run_id} has no arm {arm!r} for testee {testee!r}")
+
+    @property
+    def finished(self) -> bool:
+        return all(arm.load_state().finished for arm in self.arms())
+
+
+def open_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir:
+    """The run directory, created for `params` when new. An existing run continues only with the
+    params it was started with (and the same data): anything else would mix two audits. With
+    params None the run must exist and continues with its own params."""
+    if not _RUN_ID.match(run_id):
+        raise ParamsError(f"run id {run_id!r}: use letters, digits, '.', '_' or '-' (at most 100 characters)")
+    root = runs_dir / run_id
+    if not (root / CONFIG_FILE).is_file():
+        if params is None:
+            known = ", ".join(sorted(p.name for p in runs_dir.glob("*") if (p / CONFIG_FILE).is_file())) or "none"
+            raise ParamsError(f"no run {run_id!r} in {runs_dir} to resume (runs there: {known}); start one with `sea audit`")
+        write_json(root / CONFIG_FILE, {"run_id": run_id, "nonce": uuid.uuid4().hex, "created": datetime.now(UTC).isoformat(),
+                                        "params": params.model_dump(mode="json"), "data_versions": data_versions(params)})
+        return RunDir(root)
+    run = RunDir(root)
+    if params is not None:
+        changed = differences(run.params, params)
+        if changed:
+            raise ParamsError(f"run {run_id!r} was started with other params ({', '.join(changed)}); resume it with "
+                              f"`sea audit --resume {run_id}`, or start a new run with another --run-id")
+    versions = data_versions(run.params)
+    stale = [name for name, value in run.config["data_versions"].items() if versions.get(name) != value]
+    if stale:
+        raise ParamsError(f"run {run_id!r} was made with another {', '.join(stale)} than is built now; its results would "
+                          f"not match the data. Start a new run with another --run-id")
+    return run
+
+
+def differences(old: Params, new: Params) -> list[str]:
+    before, after = flatten(old.model_dump(mode="json")), flatten(new.model_dump(mode="json"))
+    return sorted(key for key in before.keys() | after.keys()
+                  if before.get(key) != after.get(key) and not key.startswith(_RESUMABLE_CHANGES))

@@ -1,0 +1,153 @@
+"""The six phases of a step as functions of (workspace, arm, step), each reading the files of the
+phases before it and writing its own under runs/<run_id>/<testee>/<arm>/steps/<step>/.
+
+They return small records for the orchestrator; everything that outlives the step is a file.
+prune writes state.json last, which marks the step complete."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pyarrow as pa
+
+from sea.audit.metrics import step_metrics
+from sea.audit.rundir import ArmDir
+from sea.audit.workspace import Workspace
+from sea.files import read_json, write_json, write_parquet
+from sea.llm.ledger import Budget, Reservation
+from sea.llm.meter import Meter
+from sea.questions.grading import answers_table, ask, askable
+from sea.questions.model import questions_table
+from sea.questions.prompts import testee_messages
+from sea.search.loop import Batch, choose_batch, fit_to_budget, paragraph_error_rates, prune_sources, update
+from sea.search.state import SearchState
+
+BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
+QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
+STEP_FILES = (BATCH, EVALUATION, UPDATED, METRICS, QUESTIONS, ANSWERS, PARAGRAPHS)
+
+
+def _state_at(arm: ArmDir, step: int) -> SearchState:
+    state = arm.load_state()
+    if state.step != step:
+        raise RuntimeError(f"{arm.label}: the saved state is at step {state.step}, not {step}")
+    return state
+
+
+def _batch(arm: ArmDir, step: int) -> Batch:
+    return Batch.from_json(read_json(arm.step_dir(step) / BATCH))
+
+
+def retrieve(ws: Workspace, arm: ArmDir, step: int) -> dict:
+    """Choose the step's batch (with each paragraph's retrieving sources)."""
+    batch = choose_batch(_state_at(arm, step), ws.params.search, ws.index, ws.paragraphs)
+    write_json(arm.step_dir(step) / BATCH, batch.to_json())
+    return {"paragraphs": len(batch.para_ids), "candidates": batch.candidates,
+            "retrieved": sum(bool(sources) for sources in batch.provenance.values())}
+
+
+def generate(ws: Workspace, arm: ArmDir, step: int) -> dict:
+    """Base questions for the batch's paragraphs that the bank does not hold yet."""
+    return {"new_paragraphs": ws.bank.drafted(_batch(arm, step).para_ids)}
+
+
+def rephrase(ws: Workspace, arm: ArmDir, step: int) -> dict:
+    """Every base question's phrasings, gated and de-duplicated."""
+    para_ids = _batch(arm, step).para_ids
+    completed = ws.bank.phrased(para_ids)
+    return {"new_paragraphs": completed, "askable": sum(len(askable(ws.bank.questions(p))) for p in para_ids)}
+
+
+def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
+    """The testee answers every askable question of the paragraphs the budget still covers."""
+    state, batch = _state_at(arm, step), _batch(arm, step)
+    questions = {p: askable(ws.bank.questions(p)) for p in batch.para_ids}
+    limits = ws.params.budget
+    budget = Budget(limits.testee_calls, limits.tokens, limits.dollars)
+    budget.spent = Reservation(**state.spent)
+    testee = ws.testee(arm.testee)
+    testee.budget = budget
+    evaluated = fit_to_budget(batch.para_ids, {p: len(q) for p, q in questions.items()}, budget.calls_left)
+    asked = [q for p in evaluated for q in questions[p]]
+    records, exhausted = testee.run(ask(testee, asked, [testee_messages(q.question, q.options, _hint(ws, q.para_id))
+                                                        for q in asked]))
+    directory = arm.step_dir(step)
+    write_parquet(directory / QUESTIONS, questions_table(asked))
+    write_parquet(directory / ANSWERS, answers_table(records))
+    para_of = {q.question_id: q.para_id for q in asked}
+    error_rates = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])
+    write_json(directory / EVALUATION, {
+        "evaluated": evaluated, "error_rates": {str(p): rate for p, rate in error_rates.items()}, "exhausted": exhausted,
+        "spent": {"calls": budget.spent.calls, "tokens": budget.spent.tokens, "dollars": budget.spent.dollars},
+        "calls_left": budget.calls_left,
+    })
+    return {"questions": len(records), "paragraphs": len(evaluated), "budget_exhausted": exhausted}
+
+
+def _hint(ws: Workspace, para_id: int) -> str | None:
+    """The section title, shown to the testee only when questions.section_hint is on (the paper's prompt)."""
+    if not ws.params.questions.section_hint:
+        return None
+    row = ws.paragraphs.store.by_para_id.loc[para_id]
+    return row["section"] or row["title"]
+
+
+def _evaluation(arm: ArmDir, step: int) -> dict:
+    evaluation = read_json(arm.step_dir(step) / EVALUATION)
+    evaluation["error_rates"] = {int(p): rate for p, rate in evaluation["error_rates"].items()}
+    return evaluation
+
+
+def update_dag(ws: Workspace, arm: ArmDir, step: int) -> dict:
+    """Add the evaluated paragraphs to the DAG and promote those above tau to sources."""
+    state, batch, evaluation = _state_at(arm, step), _batch(arm, step), _evaluation(arm, step)
+    new_sources = update(state, batch, evaluation["evaluated"], evaluation["error_rates"], ws.params.search.tau, ws.doc_of)
+    state.spent = evaluation["spent"]
+    write_json(arm.step_dir(step) / UPDATED, {"state": state.to_json(), "new_sources": sorted(new_sources)})
+    return {"new_sources": len(new_sources), "active_sources": len(state.active_sources)}
+
+
+def prune(ws: Workspace, arm: ArmDir, step: int) -> dict:
+    """Deactivate sources whose descendants stopped failing, record the step, and save the state."""
+    directory = arm.step_dir(step)
+    updated = read_json(directory / UPDATED)
+    state = SearchState.from_json(updated["state"])
+    if state.step != step:
+        raise RuntimeError(f"{arm.label}: the updated state is at step {state.step}, not {step}")
+    pruned = prune_sources(state, ws.params.search.gamma)
+    batch, evaluation = _batch(arm, step), _evaluation(arm, step)
+    state.finished = (evaluation["exhausted"] or evaluation["calls_left"] == 0 or not batch.para_ids
+                      or len(evaluation["evaluated"]) < len(batch.para_ids))
+    state.step += 1
+    answers = pd.read_parquet(directory / ANSWERS)
+    generation = Meter()
+    for para_id in evaluation["evaluated"]:
+        for role, tally in ws.bank.usage(para_id).by_role.items():
+            generation.add(role, tally)
+    previous = read_json(arm.step_dir(step - 1) / METRICS) if step > 0 else None
+    metrics = step_metrics(step, answers, len(evaluation["evaluated"]), set(updated["new_sources"]), pruned, state,
+                           generation, previous)
+    write_parquet(directory / PARAGRAPHS, _paragraph_table(ws, step, batch, evaluation, state))
+    write_json(directory / METRICS, metrics)
+    state.save(arm.state_path)
+    return metrics
+
+
+def _paragraph_table(ws: Workspace, step: int, batch: Batch, evaluation: dict, state: SearchState) -> pa.Table:
+    table = ws.paragraphs.store.by_para_id
+    rows = []
+    for para_id in evaluation["evaluated"]:
+        row = table.loc[para_id]
+        rows.append({"para_id": para_id, "doc_id": int(row["doc_id"]), "title": row["title"], "section": row["section"],
+                     "category": ws.categories.get(int(row["doc_id"]), ""), "step": step,
+                     "error_rate": evaluation["error_rates"].get(para_id), "questions": len(askable(ws.bank.questions(para_id))),
+                     "source": para_id in state.sources, "retrieved_by": batch.provenance.get(para_id, [])})
+    return pa.Table.from_pylist(rows, schema=PARAGRAPH_SCHEMA)
+
+
+PARAGRAPH_SCHEMA = pa.schema([
+    ("para_id", pa.int64()), ("doc_id", pa.int64()), ("title", pa.string()), ("section", pa.string()),
+    ("category", pa.string()), ("step", pa.int32()), ("error_rate", pa.float64()),  # null: no askable question
+    ("questions", pa.int32()), ("source", pa.bool_()), ("retrieved_by", pa.list_(pa.int64())),
+])
+
+

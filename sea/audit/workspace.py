@@ -1,0 +1,91 @@
+"""What a run's steps need in memory — index, embedder, paragraphs, question bank, model
+clients — loaded once per process and shared by every step of every arm."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+import pandas as pd
+
+from sea.audit.bank import QuestionBank
+from sea.audit.rundir import RunDir
+from sea.embeddings import SIDECAR_FILE, Embedder, embedding_cache_path
+from sea.errors import ParamsError
+from sea.files import read_json
+from sea.kb.schema import DOCUMENTS_FILE
+from sea.index import DocumentIndex, check_index, load_index
+from sea.llm.client import ModelClient
+from sea.llm.registry import Models, build_models
+from sea.paragraphs import ParagraphEmbeddings
+from sea.questions.generate import QuestionGenerator
+from sea.settings import Params
+
+_open: dict[Path, Workspace] = {}
+
+
+class Workspace:
+    def __init__(self, run: RunDir):
+        self.run = run
+        self.params = run.params
+        check_embedder(self.params)
+
+    @classmethod
+    def of(cls, run_root: Path) -> Workspace:
+        """The process's workspace for a run directory, loaded on first use."""
+        key = run_root.resolve()
+        if key not in _open:
+            _open[key] = cls(RunDir(run_root))
+        return _open[key]
+
+    @cached_property
+    def models(self) -> Models:
+        return build_models(self.params)
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        return Embedder(self.params.embedding, embedding_cache_path(self.params))
+
+    @cached_property
+    def index(self) -> DocumentIndex:
+        return load_index(self.params)
+
+    @cached_property
+    def generator(self) -> QuestionGenerator:
+        clients = self.models.clients
+        return QuestionGenerator(self.params, self.embedder, clients.get("generator"), clients.get("verifier"))
+
+    @cached_property
+    def paragraphs(self) -> ParagraphEmbeddings:
+        return ParagraphEmbeddings(self.generator.store, self.embedder)  # one paragraph table in memory, not two
+
+    @cached_property
+    def bank(self) -> QuestionBank:
+        return QuestionBank(self.run.bank_dir, self.generator)
+
+    @cached_property
+    def doc_of(self) -> dict[int, int]:
+        table = self.paragraphs.store.table
+        return dict(zip(table["para_id"].tolist(), table["doc_id"].tolist(), strict=True))
+
+    @cached_property
+    def categories(self) -> dict[int, str]:
+        documents = pd.read_parquet(self.params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "category"])
+        return dict(zip(documents["doc_id"].tolist(), documents["category"].tolist(), strict=True))
+
+    def testee(self, model: str) -> ModelClient:
+        return self.models.testees[model]
+
+
+def check_embedder(params: Params) -> None:
+    """The knowledge base's document vectors and the index must come from the configured embedder:
+    vectors of two models are not comparable."""
+    sidecar = params.paths.embeddings_dir / SIDECAR_FILE
+    if not sidecar.is_file():
+        raise ParamsError(f"no document embeddings in {params.paths.embeddings_dir}; build them with `dvc repro` (or `sea embed`)")
+    built_with = read_json(sidecar)["model"]
+    if built_with != params.embedding.model:
+        raise ParamsError(f"embedding.model is {params.embedding.model!r} but the knowledge base's embeddings in "
+                          f"{params.paths.embeddings_dir} were made with {built_with!r}; rebuild with `dvc repro` "
+                          f"or set embedding.model back")
+    check_index(params)

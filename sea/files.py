@@ -1,0 +1,37 @@
+"""Atomic writes: a file is either its previous version or the new one, never half of each."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def _partial(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.with_name(path.name + ".partial")
+
+
+def write_json(path: Path, data: object) -> None:
+    partial = _partial(path)
+    partial.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    os.replace(partial, path)
+
+
+def read_json(path: Path) -> object:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def write_parquet(path: Path, table: pa.Table) -> None:
+    partial = _partial(path)
+    pq.write_table(table, partial)
+    os.replace(partial, path)
+
+
+def write_text(path: Path, text: str) -> None:
+    partial = _partial(path)
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)

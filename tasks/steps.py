@@ -1,0 +1,60 @@
+"""The six SEA phases of a step as Prefect tasks, thin wrappers over sea.audit.steps.
+
+Each takes the run directory, its nonce, the testee, the arm and the step — small values, so the
+cache key is cheap — and returns a small record; the data itself stays in the run's files.
+Results are cached across flow runs (INPUTS + TASK_SOURCE, persisted), so a resumed run skips
+the phases an interrupted one completed. The nonce is unique to a run directory: a deleted and
+re-created run never gets another run's cached results. Phases that call models retry; the
+response cache makes a retry re-pay nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefect import task
+from prefect.cache_policies import INPUTS, TASK_SOURCE
+
+from sea.audit import steps
+from sea.audit.rundir import ArmDir
+from sea.audit.workspace import Workspace
+
+CACHED = {"cache_policy": INPUTS + TASK_SOURCE, "persist_result": True}
+MODEL_CALLING = {**CACHED, "retries": 2, "retry_delay_seconds": 10}
+
+
+def _locate(run_root: str, testee: str, arm: str) -> tuple[Workspace, ArmDir]:
+    workspace = Workspace.of(Path(run_root))
+    return workspace, workspace.run.arm(testee, arm)
+
+
+@task(name="retrieve", **CACHED)
+def retrieve(run_root: str, nonce: str, testee: str, arm: str, step: int) -> dict:
+    return steps.retrieve(*_locate(run_root, testee, arm), step)
+
+
+@task(name="generate", **MODEL_CALLING)
+def generate(run_root: str, nonce: str, testee: str, arm: str, step: int) -> dict:
+    return steps.generate(*_locate(run_root, testee, arm), step)
+
+
+@task(name="rephrase", **MODEL_CALLING)
+def rephrase(run_root: str, nonce: str, testee: str, arm: str, step: int) -> dict:
+    return steps.rephrase(*_locate(run_root, testee, arm), step)
+
+
+@task(name="evaluate", **MODEL_CALLING)
+def evaluate(run_root: str, nonce: str, testee: str, arm: str, step: int) -> dict:
+    return steps.evaluate(*_locate(run_root, testee, arm), step)
+
+
+@task(name="update_dag", **CACHED)
+def update_dag(run_root: str, nonce: str, testee: str, arm: str, step: int) -> dict:
+    return steps.update_dag(*_locate(run_root, testee, arm), step)
+
+
+@task(name="prune", **CACHED)
+def prune(run_root: str, nonce: str, testee: str, arm: str, step: int) -> dict:
+    return steps.prune(*_locate(run_root, testee, arm), step)
+
+
+STEP_TASKS = (retrieve, generate, rephrase, evaluate, update_dag, prune)
