@@ -13,7 +13,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export MLFLOW_DISABLE_TELEMETRY := true
 
-.PHONY: audit test bench-kb bench-models bench-questions install clean
+.PHONY: audit test mlflow-ui schedule bench-kb bench-models bench-questions install clean
 
 install: $(STAMP)
 
@@ -22,10 +22,23 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/python -m pip install --disable-pip-version-check -q -e '.[test]'
 	touch $(STAMP)
 
-# Builds every artifact of dvc.yaml (knowledge base, embeddings, index); a second run is a no-op.
+# The whole pipeline of dvc.yaml: knowledge base, embeddings, index, the audit (all arms) and its
+# report. A second run with nothing changed is a no-op.
 audit: $(STAMP)
 	dvc repro
-	sea kb stats
+	@echo
+	@sea summary default
+	@echo
+	@echo "Report:  reports/audit.html (self-contained; open it in a browser)"
+	@echo "MLflow:  make mlflow-ui, then http://127.0.0.1:5000"
+
+# The MLflow UI on this machine only, over the audits logged to mlflow.db.
+mlflow-ui: $(STAMP)
+	mlflow ui --backend-store-uri sqlite:///mlflow.db --host 127.0.0.1 --port 5000
+
+# Serve the recurring audit (audit.schedule_cron in params.yaml) until interrupted.
+schedule: $(STAMP)
+	python -m flows.deploy
 
 test: $(STAMP)
 	pytest
@@ -45,4 +58,4 @@ bench-questions: audit
 	python benchmarks/questions.py
 
 clean:
-	rm -rf data/kb data/embeddings data/index data/cache
+	rm -rf data/kb data/embeddings data/index data/cache runs

@@ -16,7 +16,8 @@ from sea.audit.figures import arm_figures
 from sea.audit.outputs import gather_arm, step_metrics, summarise, write_summary
 from sea.audit.rundir import ArmDir, RunDir, new_run_id, open_run
 from sea.audit.validate import check_audit
-from sea.audit.workspace import Workspace
+from sea.audit.workspace import Workspace, check_embedder
+from sea.errors import ParamsError
 from sea.settings import load_params
 from tasks.steps import STEP_TASKS
 
@@ -25,9 +26,11 @@ def open_audit(params_path: str, overrides: dict | None, run_id: str | None, res
     """The run directory, new or continued, with its params checked before any model is called."""
     params = load_params(params_path, overrides)
     if resume and not run_id:
-        raise ValueError("resume needs a run id")
+        raise ParamsError("resume needs the id of the run to continue")
+    if not resume:  # a resumed run was checked when it started
+        check_audit(params)
+        check_embedder(params)
     run = open_run(params.audit.runs_dir, run_id or new_run_id(), None if resume else params)
-    check_audit(run.params)
     workspace = Workspace.of(run.root)
     _ = workspace.models, workspace.index  # missing keys, data or a mismatched embedder fail here, before any call
     return run

@@ -81,6 +81,49 @@ def _questions_preview(args: argparse.Namespace) -> None:
     print(preview(load_params(args.params), args.para_id))
 
 
+def _audit(args: argparse.Namespace) -> None:
+    import os
+
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")  # task-run chatter would drown the progress bars
+    from flows.audit import sea_audit
+    from sea.settings import parse_override
+
+    overrides = dict(parse_override(text) for text in args.set)
+    summary = sea_audit(params_path=str(args.params), overrides=overrides, run_id=args.resume or args.run_id,
+                        resume=bool(args.resume), summary_dir=args.summary_dir, progress=not args.quiet)
+    print(format_summary(summary))
+    runs_dir = load_params(args.params, overrides).audit.runs_dir
+    print(f"\nrun: {runs_dir / summary['run_id']}   report: sea report {summary['run_id']}   "
+          f"MLflow: make mlflow-ui (then http://127.0.0.1:5000)")
+
+
+def format_summary(summary: dict) -> str:
+    header = f"{'testee':28} {'arm':11} {'steps':>5} {'questions':>9} {'wrong':>6} {'error':>6} {'vs random':>9} {'sources':>7}"
+    lines = [header, "-" * len(header)]
+    for row in summary["arms"]:
+        ratio = f"{row['error_rate_vs_random']:.2f}×" if row["error_rate_vs_random"] is not None else "-"
+        error = f"{row['cumulative_error_rate']:.3f}" if row["cumulative_error_rate"] is not None else "-"
+        lines.append(f"{row['testee'][:28]:28} {row['arm']:11} {row['steps']:>5} {row['cumulative_questions'] or 0:>9} "
+                     f"{row['cumulative_wrong'] or 0:>6} {error:>6} {ratio:>9} {row['cumulative_sources'] or 0:>7}")
+    return "\n".join(lines)
+
+
+def _summary(args: argparse.Namespace) -> None:
+    from sea.audit.outputs import summarise
+    from sea.audit.rundir import open_run
+
+    print(format_summary(summarise(open_run(load_params(args.params).audit.runs_dir, args.run_id, None))))
+
+
+def _report(args: argparse.Namespace) -> None:
+    from sea.audit.report import build_report
+    from sea.audit.rundir import open_run
+
+    run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
+    out = build_report(run, args.out or run.root / "audit.html")
+    print(f"report: {out} (self-contained; open it in any browser, offline)")
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="sea", description="Stochastic Error Ascent: audit a language model's factual knowledge.")
     root.add_argument("--params", default="params.yaml", type=Path, help="configuration file (default: params.yaml)")
@@ -114,6 +157,22 @@ def parser() -> argparse.ArgumentParser:
     show = questions.add_parser("preview", help="questions, variants and gate verdicts for one paragraph")
     show.add_argument("--para-id", type=int, help="a para_id from paragraphs.parquet (default: a random paragraph)")
     show.set_defaults(run=_questions_preview)
+
+    audit = groups.add_parser("audit", help="run the SEA audit (every arm × testee) as a Prefect flow, logged to MLflow")
+    audit.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="override a params.yaml value, e.g. --set budget.testee_calls=2000 --set search.arms=[sea,random]")
+    audit.add_argument("--run-id", help="name of the run under audit.runs_dir (default: a new timestamped id); "
+                                        "an existing id with the same params continues it")
+    audit.add_argument("--resume", metavar="RUN_ID", help="continue an interrupted run with the params it was started with")
+    audit.add_argument("--summary-dir", help="also write metrics.json and curves.csv here (the DVC stage uses reports/)")
+    audit.set_defaults(run=_audit)
+    report = groups.add_parser("report", help="write a run's self-contained HTML report (no model is called)")
+    report.add_argument("run_id")
+    report.add_argument("--out", type=Path, help="where to write it (default: runs/<run_id>/audit.html)")
+    report.set_defaults(run=_report)
+    summary = groups.add_parser("summary", help="a run's results as a table")
+    summary.add_argument("run_id")
+    summary.set_defaults(run=_summary)
     return root
 
 

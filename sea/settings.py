@@ -202,6 +202,7 @@ class AuditSettings(_Section):
     testees: list[str] = []  # more model strings, each audited with models.testee's settings on the same questions
     mlflow_tracking_uri: str = "sqlite:///mlflow.db"  # overridden by the MLFLOW_TRACKING_URI environment variable
     mlflow_experiment: str = "sea-audit"
+    schedule_cron: str = "0 6 * * 1"  # the recurring audit served by `make schedule`
 
     @field_validator("testees")
     @classmethod

@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from sea.audit.outputs import step_metrics  # noqa: E402
 from sea.audit.rundir import ArmDir  # noqa: E402
@@ -64,6 +65,7 @@ def dag_figure(state: SearchState, title: str) -> bytes:
                                                                                   for n in linked])
     figure.colorbar(points, ax=axis, label="paragraph error rate")
     axis.set(title=title + " (large: sources; outlined: pruned)", xlabel="step")
+    axis.xaxis.set_major_locator(MaxNLocator(integer=True))
     axis.set_yticks([])
     return png(figure)
 

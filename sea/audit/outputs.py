@@ -87,6 +87,9 @@ def curves(run: RunDir) -> str:
 def write_summary(run: RunDir, directory: Path) -> tuple[Path, Path]:
     """metrics.json and curves.csv for the run into `directory` (the run's own, or reports/ for DVC)."""
     metrics_path, curves_path = directory / "metrics.json", directory / "curves.csv"
-    write_json(metrics_path, summarise(run))
+    nested: dict[str, dict] = {}
+    for row in summarise(run)["arms"]:
+        nested.setdefault(row["testee"], {})[row["arm"]] = {k: v for k, v in row.items() if k not in ("testee", "arm")}
+    write_json(metrics_path, {"run_id": run.run_id, "testees": nested})  # nested keys: what `dvc metrics show` reads
     write_text(curves_path, curves(run))
     return metrics_path, curves_path

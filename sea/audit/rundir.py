@@ -141,7 +141,7 @@ def open_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir:
     if not (root / CONFIG_FILE).is_file():
         if params is None:
             known = ", ".join(sorted(p.name for p in runs_dir.glob("*") if (p / CONFIG_FILE).is_file())) or "none"
-            raise ParamsError(f"no run {run_id!r} in {runs_dir} to resume (runs there: {known}); start one with `sea audit`")
+            raise ParamsError(f"no run {run_id!r} in {runs_dir} (runs there: {known}); start one with `sea audit`")
         write_json(root / CONFIG_FILE, {"run_id": run_id, "nonce": uuid.uuid4().hex, "created": datetime.now(UTC).isoformat(),
                                         "params": params.model_dump(mode="json"), "data_versions": data_versions(params)})
         return RunDir(root)

@@ -28,7 +28,6 @@ class Workspace:
     def __init__(self, run: RunDir):
         self.run = run
         self.params = run.params
-        check_embedder(self.params)
 
     @classmethod
     def of(cls, run_root: Path) -> Workspace:

@@ -23,6 +23,7 @@ from sea.llm.batching import MicroBatcher
 from sea.llm.types import Decoding, Message, ProviderReply
 from sea.paragraphs import ParagraphStore
 from sea.questions.model import LETTERS
+from sea.questions.prompts import TESTEE_INSTRUCTION
 from sea.settings import Params, SimulatedProfile
 
 _OPTION = re.compile(r"^\s*\(?([A-D])[).:]\s+(.+?)\s*$")
@@ -30,13 +31,15 @@ _WORD = re.compile(r"\w+")
 
 
 def parse_prompt(prompt: str) -> tuple[str, dict[str, str]]:
-    """(question text, {letter: option text}) from a multiple-choice prompt."""
+    """(question text, {letter: option text}) from a multiple-choice prompt. Our own answering
+    instruction is left out of the question: it says nothing about the topic, and every word
+    embedded costs time and blurs the lookup."""
     options, question = {}, []
     for line in prompt.splitlines():
         match = _OPTION.match(line)
         if match:
             options[match.group(1)] = match.group(2)
-        elif line.strip():
+        elif line.strip() and line.strip() != TESTEE_INSTRUCTION:
             question.append(line.strip())
     return " ".join(question), options
 
@@ -52,6 +55,26 @@ def supported_option(options: dict[str, str], evidence: str) -> str:
     return max(sorted(options), key=support)
 
 
+def plant_blind_spots(profile: SimulatedProfile, params: Params) -> dict[int, int]:
+    """doc_id -> blind-spot region. Regions grow in turn around randomly seeded centres, each
+    taking its next-nearest free document, until they cover blind_spot_share of the documents.
+    Deterministic for a profile and knowledge base: this is the simulated testee's ground truth."""
+    vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
+    target = round(profile.blind_spot_share * len(doc_ids))
+    regions = min(profile.blind_spot_regions, len(doc_ids))
+    if target == 0 or regions == 0:
+        return {}
+    centres = np.random.default_rng(profile.seed).choice(len(doc_ids), size=regions, replace=False)
+    _, neighbours = load_index(params).search(np.asarray(vectors[np.sort(centres)]), min(target, len(doc_ids)))
+    planted: dict[int, int] = {}
+    for rank in range(neighbours.shape[1]):
+        for region in range(regions):
+            doc_id = int(neighbours[region, rank])
+            if doc_id >= 0 and doc_id not in planted and len(planted) < target:
+                planted[doc_id] = region
+    return planted
+
+
 class SimulatedTestee:
     endpoint = "simulated"
 
@@ -63,26 +86,8 @@ class SimulatedTestee:
         self.paragraphs = ParagraphStore(params.paths.kb_dir)
         documents = pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "category"])
         self.category = dict(zip(documents["doc_id"].tolist(), documents["category"].tolist(), strict=True))
-        self.blind_spots = self._plant(params)
+        self.blind_spots = plant_blind_spots(profile, params)
         self._batcher = MicroBatcher(self._answer_batch, max_batch=64)
-
-    def _plant(self, params: Params) -> dict[int, int]:
-        """doc_id -> blind-spot region. Regions grow in turn around randomly seeded centres, each
-        taking its next-nearest free document, until they cover blind_spot_share of the documents."""
-        vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
-        target = round(self.profile.blind_spot_share * len(doc_ids))
-        regions = min(self.profile.blind_spot_regions, len(doc_ids))
-        if target == 0 or regions == 0:
-            return {}
-        centres = np.random.default_rng(self.profile.seed).choice(len(doc_ids), size=regions, replace=False)
-        _, neighbours = self.index.search(np.asarray(vectors[np.sort(centres)]), min(target, len(doc_ids)))
-        planted: dict[int, int] = {}
-        for rank in range(neighbours.shape[1]):
-            for region in range(regions):
-                doc_id = int(neighbours[region, rank])
-                if doc_id >= 0 and doc_id not in planted and len(planted) < target:
-                    planted[doc_id] = region
-        return planted
 
     def ground_truth(self) -> pd.DataFrame:
         """The planted blind spots: one row per document inside one (doc_id, region)."""

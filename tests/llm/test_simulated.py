@@ -10,6 +10,7 @@ from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.registry import build_models
 from sea.llm.simulated import parse_prompt, supported_option
 from sea.llm.types import Completion
+from sea.questions import prompts
 
 
 def test_prompt_parsing_reads_question_and_options():
@@ -17,6 +18,8 @@ def test_prompt_parsing_reads_question_and_options():
     assert question == "Which city is the capital of France? Reply with a letter."
     assert options == {"A": "Lyon", "B": "Paris", "C": "Nice", "D": "Lille"}
     assert supported_option(options, "Paris is the capital and largest city of France.") == "B"
+    prompt = prompts.testee_messages("Which city is the capital of France?", ["Lyon", "Paris", "Nice", "Lille"])[0]["content"]
+    assert parse_prompt(prompt) == ("Which city is the capital of France?", options)  # our instruction is not the topic
 
 
 def _masked_questions(documents: pd.DataFrame, rng: np.random.Generator) -> list[tuple[int, str, list[dict]]]:

@@ -1,78 +1,70 @@
-"""The core loop on the 500-article sample with the offline generator and the simulated testee."""
-
-
-import pytest
+"""The phases of a step as plain functions: budget fitting, error rates, promotion and pruning."""
 
 from sea.index import DocumentIndex
-from sea.llm.registry import build_models
-from sea.paragraphs import ParagraphEmbeddings
-from sea.questions.generate import QuestionGenerator
-from sea.search.loop import ArmSearch, QuestionBank
+from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
+from sea.questions.grading import CORRECT, FAILED, UNPARSEABLE, WRONG
+from sea.search.loop import Batch, choose_batch, fit_to_budget, paragraph_error_rates, prune_sources, update
 from sea.search.state import SearchState
 
 
-@pytest.fixture(scope="module")
-def setup(vital_sample):
-    params = vital_sample.model_copy(update={
-        "simulated": {"probe": vital_sample.simulated["paper-regime"].model_copy(update={"blind_spot_share": 0.1})},
-        "search": vital_sample.search.model_copy(update={"batch_size": 6, "k_documents": 10, "m_paragraphs": 4}),
-    })
-    params = params.model_copy(update={"models": params.models.model_copy(update={
-        "testee": params.models.testee.model_copy(update={"model": "simulated:probe"})})})
-    models = build_models(params, roles=("testee",))
-    embedder = models.clients["testee"].provider.embedder
-    generator = QuestionGenerator(params, embedder)
-    paragraphs = ParagraphEmbeddings(generator.store, embedder)  # one paragraph table in memory, not two
-    index = DocumentIndex.load(params.paths.index_dir, params.index)
-    return params, models, QuestionBank(generator), paragraphs, index
+def test_the_batch_is_cut_at_the_first_paragraph_that_no_longer_fits():
+    counts = {1: 10, 2: 10, 3: 0, 4: 10}
+    assert fit_to_budget([1, 2, 3, 4], counts, calls_left=25) == [1, 2, 3]
+    assert fit_to_budget([1, 2, 3, 4], counts, calls_left=9) == []
+    assert fit_to_budget([1, 2, 3, 4], counts, calls_left=None) == [1, 2, 3, 4]
 
 
-def run(setup, arm, steps, calls, state=None):
-    params, models, bank, paragraphs, index = setup
-    testee = models.clients["testee"]
-    from sea.llm.ledger import Budget
-
-    testee.budget = Budget(calls=calls)
-    search = ArmSearch(state or SearchState(arm=arm, seed=0), params.search, index, paragraphs, bank, testee)
-    results = [testee.run(search.step()) for _ in range(steps)]
-    return search, results, testee.budget
+def test_unparseable_counts_as_wrong_and_failed_calls_count_in_neither():
+    rates = paragraph_error_rates([(1, CORRECT), (1, WRONG), (1, UNPARSEABLE), (1, FAILED), (2, FAILED), (3, CORRECT)])
+    assert rates == {1: 2 / 3, 3: 0.0}
 
 
-@pytest.mark.parametrize("arm", ["sea", "no_pruning", "random"])
-def test_steps_visit_new_paragraphs_and_promote_sources(setup, arm):
-    search, results, budget = run(setup, arm, steps=4, calls=10_000)
-    batches = [p for r in results for p in r.batch]
-    assert len(batches) == len(set(batches)) and 12 < len(batches) <= 24  # nothing is evaluated twice
-    state = search.state
-    assert state.step == 4 and set(state.error_rates) <= set(batches)
-    promoted = {p for r in results for p in r.new_sources}
-    assert promoted == {p for p, rate in state.error_rates.items() if rate > 0.5}
-    assert state.sources == promoted
-    edges = list(state.dag.graph.edges)
-    if arm == "random":
-        assert not edges
-    for source, target in edges:
-        assert source in promoted and state.dag.graph.nodes[source]["step"] < state.dag.graph.nodes[target]["step"]
-    if arm != "sea":
-        assert not state.pruned_sources
+def _evaluate(state, step_rates, provenance, tau=0.5):
+    batch = Batch(list(step_rates), provenance, len(step_rates), state.rng().bit_generator.state)
+    new = update(state, batch, list(step_rates), step_rates, tau, doc_of={p: p for p in step_rates})
+    state.step += 1
+    return new
 
 
-def test_budget_is_never_exceeded_and_the_last_batch_is_cut(setup):
-    search, results, budget = run(setup, "sea", steps=6, calls=300)
-    asked = sum(len(r.answers) for r in results)
-    assert asked == budget.spent.calls <= 300
-    assert budget.calls_left < 25  # less than one more paragraph's questions were left unspent
-    assert any(len(r.batch) < 6 for r in results)  # a batch was cut to fit
+def test_sources_are_promoted_once_and_pruned_only_in_the_sea_arm():
+    for arm in ("sea", "no_pruning"):
+        state = SearchState(arm=arm, seed=0)
+        assert _evaluate(state, {1: 0.8, 2: 0.2, 3: 0.6}, {}) == {1, 3}
+        # 1's descendants fail rarely (mean 0.1 < gamma); 3 has none yet, so it stays active.
+        assert _evaluate(state, {10: 0.0, 11: 0.2}, {10: [1], 11: [1]}) == set()
+        pruned = prune_sources(state, gamma=0.5)
+        if arm == "sea":
+            assert pruned == {1} and state.active_sources == {3} and state.pruned_sources == {1}
+        else:
+            assert pruned == set() and state.active_sources == {1, 3}
+        assert state.visited_paras == {1, 2, 3, 10, 11}
+        # A pruned source is never promoted again, even if evaluated high once more.
+        assert _evaluate(state, {20: 0.9}, {20: [3]}) == {20}
+        assert 1 not in state.active_sources or arm == "no_pruning"
 
 
-def test_a_restored_search_continues_exactly(setup, tmp_path):
-    straight, straight_results, _ = run(setup, "sea", steps=4, calls=10_000)
-    first, first_results, _ = run(setup, "sea", steps=2, calls=10_000)
-    first.state.save(tmp_path / "state.json")
-    resumed, resumed_results, _ = run(setup, "sea", steps=2, calls=10_000, state=SearchState.load(tmp_path / "state.json"))
-    assert [r.batch for r in first_results + resumed_results] == [r.batch for r in straight_results]
-    def outcomes(results):
-        return [[(a["question_id"], a["raw_reply"], a["outcome"]) for a in r.answers] for r in results]
+def test_a_source_whose_descendants_keep_failing_stays_active():
+    state = SearchState(arm="sea", seed=0)
+    _evaluate(state, {1: 0.9}, {})
+    _evaluate(state, {2: 0.8, 3: 0.4}, {2: [1], 3: [1]})  # mean 0.6 >= gamma
+    assert prune_sources(state, gamma=0.5) == set() and state.active_sources == {1, 2}
 
-    assert outcomes(first_results + resumed_results) == outcomes(straight_results)
-    assert resumed.state.to_json() == straight.state.to_json()
+
+def test_batches_come_from_retrieval_for_sea_and_from_anywhere_for_random(vital_sample, embedder):
+    paragraphs = ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
+    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
+    settings = vital_sample.search.model_copy(update={"batch_size": 8, "k_documents": 10, "m_paragraphs": 3})
+    first = choose_batch(SearchState(arm="sea", seed=0), settings, index, paragraphs)
+    assert len(first.para_ids) == 8 and not any(first.provenance.values())
+    for arm in ("sea", "random"):
+        state = SearchState(arm=arm, seed=0, step=1, active_sources={first.para_ids[0]}, visited_paras=set(first.para_ids))
+        batch = choose_batch(state, settings, index, paragraphs)
+        assert not set(batch.para_ids) & state.visited_paras
+        if arm == "sea":
+            assert batch.candidates <= 3 and all(sources == [first.para_ids[0]] for sources in batch.provenance.values())
+        else:
+            assert batch.candidates == 500 - 8 and len(batch.para_ids) == 8 and not any(batch.provenance.values())
+        again = choose_batch(state, settings, index, paragraphs)
+        assert again.para_ids == batch.para_ids  # the state's generator makes the draw reproducible
+        if arm == "random":
+            assert batch.rng_state != state.rng().bit_generator.state  # the draw moved the generator on

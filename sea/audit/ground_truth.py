@@ -1,0 +1,36 @@
+"""How an arm's findings compare with a simulated testee's planted blind spots."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sea.llm.simulated import plant_blind_spots
+from sea.settings import Params
+
+
+def planted_for(params: Params, testee: str) -> dict[int, int] | None:
+    """doc_id -> region for a simulated testee; None for any other model (no ground truth)."""
+    provider, _, name = testee.partition(":")
+    if provider != "simulated":
+        return None
+    return plant_blind_spots(params.simulated[name], params)
+
+
+def findings(paragraphs: pd.DataFrame, planted: dict[int, int]) -> dict:
+    """paragraphs: an arm's paragraphs table (doc_id, questions, source). Returns the sources
+    found and their precision (share inside planted blind spots), recall (share of planted
+    regions holding at least one source) and the share of questions spent inside blind spots."""
+    inside = paragraphs["doc_id"].isin(list(planted))
+    sources = paragraphs[paragraphs["source"]]
+    regions_found = {planted[d] for d in sources["doc_id"] if d in planted}
+    regions = len(set(planted.values()))
+    asked = paragraphs["questions"].sum()
+    return {
+        "sources": len(sources),
+        "sources_inside": int(sources["doc_id"].isin(list(planted)).sum()),
+        "precision": float(sources["doc_id"].isin(list(planted)).mean()) if len(sources) else None,
+        "regions": regions,
+        "regions_found": len(regions_found),
+        "recall": len(regions_found) / regions if regions else None,
+        "budget_inside": float(paragraphs.loc[inside, "questions"].sum() / asked) if asked else None,
+    }

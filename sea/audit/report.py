@@ -1,0 +1,133 @@
+"""reports/audit.html: one self-contained page (figures inlined, no script, no network) built
+from a run directory alone — curves per arm, errors by category, the relation DAG, planted blind
+spots next to what each arm found (simulated testees), and the most-failed paragraphs with their
+questions and the testee's answers."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from pathlib import Path
+
+import pandas as pd
+
+from sea.audit.figures import category_figure, curve_figure, dag_figure
+from sea.audit.ground_truth import findings, planted_for
+from sea.audit.outputs import CATEGORIES_CSV, curves, gather_arm, summarise
+from sea.audit.rundir import ArmDir, RunDir
+from sea.audit.steps import ANSWERS, PARAGRAPHS, QUESTIONS
+from sea.files import write_text
+from sea.questions.model import LETTERS
+
+TOP_PARAGRAPHS = 20
+_STYLE = """body{font:15px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ddd;padding:.25em .55em;text-align:left;vertical-align:top}
+th{background:#f4f4f4}img{max-width:100%}details{margin:.4em 0}summary{cursor:pointer}.wrong{color:#b03a2e}.right{color:#1e8449}
+.muted{color:#777;font-size:90%}"""
+
+
+def _img(data: bytes, alt: str) -> str:
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
+
+
+def _table(frame: pd.DataFrame, floats: str = "{:.3f}") -> str:
+    def cell(value) -> str:
+        if isinstance(value, float):
+            return "" if value != value else floats.format(value)
+        return html.escape(str(value))
+
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in frame.itertuples(index=False))
+    return f"<table><tr>{head}</tr>{rows}</table>"
+
+
+def _arm_tables(arm: ArmDir) -> dict[str, pd.DataFrame]:
+    files = {name: arm.root / name for name in (PARAGRAPHS, QUESTIONS, ANSWERS, CATEGORIES_CSV)}
+    if not all(path.is_file() for path in files.values()):
+        gather_arm(arm)
+    if not files[PARAGRAPHS].is_file():
+        return {}
+    return {name: pd.read_csv(path) if name.endswith(".csv") else pd.read_parquet(path) for name, path in files.items()}
+
+
+def build_report(run: RunDir, out: Path) -> Path:
+    summary = pd.DataFrame(summarise(run)["arms"])
+    sections = [f"<h1>SEA audit <code>{html.escape(run.run_id)}</code></h1>", _setup(run), "<h2>Results</h2>",
+                _table(summary[["testee", "arm", "steps", "cumulative_questions", "cumulative_wrong", "cumulative_error_rate",
+                                "error_rate_vs_random", "cumulative_sources", "cumulative_pruned_sources", "cost_per_error"]])]
+    curve_rows = pd.read_csv(io.StringIO(curves(run)))
+    if not curve_rows.empty:
+        sections += ["<h2>Cumulative error rate per arm</h2>", _img(curve_figure(curve_rows), "error curves")]
+    tables = {arm: _arm_tables(arm) for arm in run.arms()}
+    tables = {arm: t for arm, t in tables.items() if t}
+    sections += _blind_spots(run, tables)
+    categories = pd.concat([t[CATEGORIES_CSV].assign(arm=arm.arm, testee=arm.testee) for arm, t in tables.items()]) if tables else None
+    if categories is not None and not categories.empty:
+        sections += ["<h2>Errors by category</h2>", _img(category_figure(categories), "errors by category"),
+                     _table(categories[["testee", "arm", "category", "paragraphs", "mean_error_rate", "sources"]])]
+    sections.append("<h2>Relation DAGs</h2><p class=muted>Edges run from a source to the paragraphs it retrieved in the next step.</p>")
+    sections += [_img(dag_figure(arm.load_state(), arm.label), f"DAG {arm.label}") for arm in tables if arm.arm != "random"]
+    sections += _most_failed(tables)
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>SEA audit {html.escape(run.run_id)}</title>"
+            f"<style>{_STYLE}</style></head><body>{''.join(sections)}</body></html>")
+    write_text(out, page)
+    return out
+
+
+def _setup(run: RunDir) -> str:
+    p = run.params
+    rows = [("testees", ", ".join(t.model for t in p.testee_settings())),
+            ("question generator", p.models.generator.model if p.models.generator else "offline cloze generator"),
+            ("knowledge base", f"{p.kb.source} ({p.kb.input})"), ("embedder", p.embedding.model),
+            ("budget per arm", ", ".join(f"{k} {v}" for k, v in p.budget.model_dump().items() if v is not None)),
+            ("questions per paragraph", f"{p.questions.per_paragraph} × {p.questions.variants} phrasings"),
+            ("search", f"batch {p.search.batch_size}, k {p.search.k_documents}, m {p.search.m_paragraphs}, "
+                       f"τ {p.search.tau}, γ {p.search.gamma}, seed {p.search.seed}"),
+            ("data versions", ", ".join(f"{k} {v}" for k, v in run.config["data_versions"].items()))]
+    return _table(pd.DataFrame(rows, columns=["", "setting"]))
+
+
+def _blind_spots(run: RunDir, tables: dict[ArmDir, dict]) -> list[str]:
+    rows = []
+    planted_by_testee = {t.model: planted_for(run.params, t.model) for t in run.params.testee_settings()}
+    for arm, t in tables.items():
+        planted = planted_by_testee[arm.testee]
+        if planted is not None:
+            rows.append({"testee": arm.testee, "arm": arm.arm, **findings(t[PARAGRAPHS], planted)})
+    if not rows:
+        return []
+    frame = pd.DataFrame(rows)
+    return ["<h2>Planted blind spots and what each arm found</h2>",
+            "<p class=muted>The simulated testee answers at chance inside planted regions of the knowledge base. "
+            "precision: share of an arm's sources inside a planted region; recall: share of regions with at least one "
+            "source; budget_inside: share of questions asked inside planted regions.</p>", _table(frame)]
+
+
+def _most_failed(tables: dict[ArmDir, dict]) -> list[str]:
+    if not tables:
+        return []
+    parts = [f"<h2>The {TOP_PARAGRAPHS} most-failed paragraphs</h2>"]
+    for testee in dict.fromkeys(arm.testee for arm in tables):
+        arms = {arm: t for arm, t in tables.items() if arm.testee == testee}
+        paragraphs = pd.concat([t[PARAGRAPHS].assign(arm=arm.arm) for arm, t in arms.items()]).dropna(subset=["error_rate"])
+        found_by = paragraphs.groupby("para_id")["arm"].agg(lambda a: ", ".join(sorted(set(a))))
+        top = (paragraphs.drop_duplicates("para_id").sort_values(["error_rate", "questions"], ascending=False)
+               .head(TOP_PARAGRAPHS))
+        questions = pd.concat([t[QUESTIONS] for t in arms.values()]).drop_duplicates("question_id")
+        answers = pd.concat([t[ANSWERS] for t in arms.values()]).drop_duplicates("question_id")
+        asked = questions.merge(answers, on="question_id")
+        parts.append(f"<h3>{html.escape(testee)}</h3>")
+        for row in top.itertuples():
+            items = "".join(_question_item(q) for q in asked[asked["para_id"] == row.para_id].itertuples())
+            parts.append(f"<details><summary><b>{html.escape(row.title)}</b> — {html.escape(row.section or 'lead')} · "
+                         f"error rate {row.error_rate:.2f} · {html.escape(row.category)} · found by "
+                         f"{html.escape(found_by[row.para_id])}</summary><ol>{items}</ol></details>")
+    return parts
+
+
+def _question_item(q) -> str:
+    options = "".join(f"<li>{html.escape(o)}{' ✓' if LETTERS[i] == q.gold_letter else ''}</li>" for i, o in enumerate(q.options))
+    verdict = "right" if q.outcome == "correct" else "wrong"
+    return (f"<li>{html.escape(q.question)}<ol type=A>{options}</ol><span class={verdict}>testee: "
+            f"{html.escape(str(q.raw_reply))} ({q.outcome})</span></li>")

@@ -1,0 +1,48 @@
+"""A small audit on the 500-article sample: 6 paragraphs a step, 2 × 2 questions a paragraph."""
+
+from __future__ import annotations
+
+import pytest
+
+from sea.audit import steps
+from sea.audit.rundir import open_run
+from sea.audit.workspace import Workspace
+from sea.settings import Params
+
+PHASES = (steps.retrieve, steps.generate, steps.rephrase, steps.evaluate, steps.update_dag, steps.prune)
+
+
+def small_audit(params: Params, runs_dir, **overrides) -> Params:
+    """The sample's params with a probe profile (10% blind spots), small batches and a small budget."""
+    raw = params.model_dump(mode="json")
+    raw["simulated"] = {"probe": {**raw["simulated"]["paper-regime"], "blind_spot_share": 0.1}}
+    raw["models"]["testee"]["model"] = "simulated:probe"
+    raw["search"].update(batch_size=6, k_documents=10, m_paragraphs=4)
+    raw["questions"].update(per_paragraph=2, variants=2)
+    raw["budget"]["testee_calls"] = 200
+    raw["audit"]["runs_dir"] = str(runs_dir)
+    for dotted, value in overrides.items():
+        section, key = dotted.split("__")
+        raw[section][key] = value
+    return Params.model_validate(raw)
+
+
+def run_steps(workspace: Workspace, arm, count: int | None = None) -> list[dict]:
+    """Up to `count` steps (all, until the budget is spent, when None), phase by phase, without Prefect."""
+    done = []
+    while not arm.load_state().finished and (count is None or len(done) < count):
+        step = arm.load_state().step
+        for phase in PHASES:
+            record = phase(workspace, arm, step)
+        done.append(record)
+    return done
+
+
+@pytest.fixture
+def audit_params(vital_sample, tmp_path):
+    return small_audit(vital_sample, tmp_path / "runs")
+
+
+@pytest.fixture
+def workspace(audit_params):
+    return Workspace.of(open_run(audit_params.audit.runs_dir, "test", audit_params).root)

@@ -1,0 +1,84 @@
+"""The six phases on the 500-article sample, without Prefect: budget, sharing, exact restoration."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from sea.audit import steps
+from sea.audit.rundir import open_run
+from sea.audit.workspace import Workspace, _open
+from tests.audit.conftest import run_steps, small_audit
+
+COMPARED = ["question_id", "testee", "raw_reply", "parsed_letter", "outcome", "input_tokens", "output_tokens", "cost_usd"]
+
+
+def test_every_arm_spends_its_budget_exactly_and_never_more(workspace):
+    run = workspace.run
+    for arm in run.arms():
+        records = run_steps(workspace, arm)
+        state = arm.load_state()
+        answers = pd.concat([pd.read_parquet(arm.step_dir(s) / steps.ANSWERS) for s in range(state.step)])
+        assert state.finished and len(answers) == state.spent["calls"] == records[-1]["cumulative_questions"] <= 200
+        assert 200 - len(answers) < 2 * 2  # less than one more paragraph's questions were left unspent
+        visited = pd.concat([pd.read_parquet(arm.step_dir(s) / steps.PARAGRAPHS) for s in range(state.step)])
+        assert visited["para_id"].is_unique  # nothing is evaluated twice
+        assert sum(r["questions_asked"] for r in records) == len(answers)
+        edges = list(state.dag.graph.edges)
+        assert bool(edges) == (arm.arm != "random")
+        for source, target in edges:
+            assert state.dag.graph.nodes[source]["step"] < state.dag.graph.nodes[target]["step"]
+        assert bool(state.pruned_sources) <= (arm.arm == "sea")
+
+
+def test_the_last_batch_is_cut_to_fit(workspace):
+    arm = workspace.run.arm("simulated:probe", "random")
+    records = run_steps(workspace, arm)
+    assert [r["paragraphs"] for r in records][:-1] == [6] * (len(records) - 1) and records[-1]["paragraphs"] < 6
+
+
+def test_questions_are_written_once_per_paragraph_and_shared_by_the_arms(workspace):
+    run = workspace.run
+    for arm in run.arms():
+        run_steps(workspace, arm)
+    evaluated = [set(pd.read_parquet(arm.step_dir(0) / steps.PARAGRAPHS)["para_id"]) for arm in run.arms()]
+    assert evaluated[0] == evaluated[1] == evaluated[2]  # the same initial batch, so the same paragraphs
+    asked = [pd.read_parquet(arm.step_dir(0) / steps.QUESTIONS).sort_values("question_id") for arm in run.arms()]
+    assert asked[0]["question_id"].tolist() == asked[2]["question_id"].tolist()
+    chosen = [p for arm in run.arms() for s in range(arm.load_state().step)
+              for p in json.loads((arm.step_dir(s) / steps.BATCH).read_text())["para_ids"]]
+    # One bank entry per paragraph any arm chose (a batch's questions are written before the budget cuts it).
+    assert sorted(int(path.stem) for path in run.bank_dir.glob("*.json")) == sorted(set(chosen)) and len(chosen) > len(set(chosen))
+
+
+def _step_files(arm, count):
+    out = []
+    for step in range(count):
+        answers = pd.read_parquet(arm.step_dir(step) / steps.ANSWERS)[COMPARED]
+        out.append((pd.read_parquet(arm.step_dir(step) / steps.QUESTIONS), answers,
+                    pd.read_parquet(arm.step_dir(step) / steps.PARAGRAPHS), (arm.step_dir(step) / steps.METRICS).read_text()))
+    return out
+
+
+@pytest.mark.parametrize("arm_name", ["sea", "random"])
+def test_a_run_reopened_in_a_new_process_state_continues_exactly(vital_sample, tmp_path, arm_name):
+    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=10_000)
+    straight = Workspace.of(open_run(params.audit.runs_dir, "straight", params).root)
+    run_steps(straight, straight.run.arm("simulated:probe", arm_name), 5)
+
+    interrupted = Workspace.of(open_run(params.audit.runs_dir, "interrupted", params).root)
+    arm = interrupted.run.arm("simulated:probe", arm_name)
+    run_steps(interrupted, arm, 2)
+    steps.retrieve(interrupted, arm, 2)  # a step left half-done
+    steps.generate(interrupted, arm, 2)
+    _open.clear()  # forget everything in memory, as a new process would
+    resumed = Workspace.of(open_run(params.audit.runs_dir, "interrupted", params).root)
+    run_steps(resumed, arm, 3)
+
+    ours, theirs = _step_files(arm, 5), _step_files(straight.run.arm("simulated:probe", arm_name), 5)
+    for (q1, a1, p1, m1), (q2, a2, p2, m2) in zip(ours, theirs, strict=True):
+        pd.testing.assert_frame_equal(q1, q2)
+        pd.testing.assert_frame_equal(a1, a2)
+        pd.testing.assert_frame_equal(p1, p2)
+        assert m1 == m2
+    assert arm.load_state().to_json() == straight.run.arm("simulated:probe", arm_name).load_state().to_json()

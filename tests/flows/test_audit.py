@@ -1,0 +1,122 @@
+"""The sea_audit flow under Prefect with MLflow: logging, replay without calls, resume after SIGKILL."""
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import mlflow
+import pandas as pd
+import pytest
+from mlflow.tracking import MlflowClient
+
+from flows.audit import sea_audit
+from sea.audit import steps
+from sea.audit.rundir import RunDir
+from sea.audit.workspace import Workspace
+from sea.errors import ParamsError
+from sea.llm.fake_server import FakeLLMServer
+from tests.audit.conftest import small_audit
+from tests.audit.test_steps import COMPARED
+from tests.flows.conftest import subprocess_env, write_params
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefect_server, mlflow_uri, vital_sample, tmp_path):
+    params_path = write_params(small_audit(vital_sample, tmp_path / "runs"), tmp_path / "params.yaml")
+    summary = sea_audit(params_path=params_path, run_id="logged", summary_dir=str(tmp_path / "reports"))
+    assert {row["arm"] for row in summary["arms"]} == {"sea", "no_pruning", "random"}
+    assert all(row["finished"] and row["cumulative_questions"] <= 200 for row in summary["arms"])
+    assert (tmp_path / "reports" / "metrics.json").is_file() and (tmp_path / "reports" / "curves.csv").is_file()
+
+    client = MlflowClient(mlflow_uri)
+    experiment = client.get_experiment_by_name("sea-audit")
+    runs = client.search_runs([experiment.experiment_id])
+    parent = next(r for r in runs if "mlflow.parentRunId" not in r.data.tags)
+    children = [r for r in runs if r.data.tags.get("mlflow.parentRunId") == parent.info.run_id]
+    assert parent.data.tags["sea.run_id"] == "logged" and len(children) == 3
+    assert parent.data.params["search.batch_size"] == "6" and parent.data.params["models.testee.model"] == "simulated:probe"
+    assert "data.index" in parent.data.params
+    for child in children:
+        row = next(r for r in summary["arms"] if r["arm"] == child.data.tags["sea.arm"])
+        history = client.get_metric_history(child.info.run_id, "cumulative_error_rate")
+        assert [m.step for m in history] == list(range(row["steps"]))
+        assert history[-1].value == pytest.approx(row["cumulative_error_rate"])
+        artifacts = {a.path for a in client.list_artifacts(child.info.run_id)}
+        assert {"answers.parquet", "questions.parquet", "paragraphs.parquet", "dag.json", "dag.png", "categories.csv",
+                "steps.csv", "curve.png"} <= artifacts
+
+    ledger = Workspace.of(tmp_path / "runs" / "logged").models.ledger
+    calls_before = {(u["role"], u["model"]): u["calls"] for u in ledger.summary()}
+    again = sea_audit(params_path=params_path, run_id="logged")
+    assert again == summary
+    assert {(u["role"], u["model"]): u["calls"] for u in ledger.summary()} == calls_before  # not one model call
+    assert len(client.search_runs([experiment.experiment_id])) == 4  # the same MLflow runs, continued
+    assert [m.step for m in client.get_metric_history(children[0].info.run_id, "cumulative_error_rate")] == \
+        list(range(next(r for r in summary["arms"] if r["arm"] == children[0].data.tags["sea.arm"])["steps"]))
+    mlflow.set_tracking_uri(None)
+
+
+@pytest.mark.parametrize(("override", "message"), [
+    ({"budget.testee_calls": 20}, "budget.testee_calls: 20 cannot pay for one batch"),
+    ({"search.tau": 1.5}, "search.tau"),
+    ({"search.arms": ["sea", "greedy"]}, "search.arms.1: 'greedy' is not allowed"),
+    ({"audit.testees": ["gpt-4o"]}, "audit.testees: 'gpt-4o' is not 'provider:model'"),
+    ({"budget.testee_calls": None}, "budget: an audit needs a limit"),
+])
+def test_params_that_cannot_work_stop_before_any_model_is_called(prefect_server, mlflow_uri, vital_sample, tmp_path,
+                                                                 override, message):
+    with FakeLLMServer() as server:
+        params = small_audit(vital_sample, tmp_path / "runs")
+        raw = params.model_dump(mode="json")
+        raw["models"]["testee"].update(model="openai-compatible:probe", base_url=server.base_url + "/v1")
+        params_path = write_params(type(params).model_validate(raw), tmp_path / "params.yaml")
+        with pytest.raises(ParamsError, match=message.replace("(", r"\(")):
+            sea_audit(params_path=params_path, overrides=override, run_id="refused")
+        assert server.state.requests == 0
+
+
+def _cli(args, env, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "sea.cli", *args], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, **kwargs)
+
+
+def _arm_files(root: Path, arm: str):
+    arm_dir = root / "simulated-probe" / arm
+    count = len(list((arm_dir / "steps").iterdir()))
+    return [(pd.read_parquet(arm_dir / "steps" / f"{s:04d}" / steps.QUESTIONS),
+             pd.read_parquet(arm_dir / "steps" / f"{s:04d}" / steps.ANSWERS)[COMPARED],
+             (arm_dir / "steps" / f"{s:04d}" / steps.METRICS).read_text()) for s in range(count)]
+
+
+def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefect_server, mlflow_uri, vital_sample, tmp_path):
+    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=120, search__arms=["sea", "random"])
+    params_path = write_params(params, tmp_path / "params.yaml")
+    env = subprocess_env(prefect_server, mlflow_uri)
+    base = ["--params", params_path, "--quiet", "audit"]
+    assert _cli([*base, "--run-id", "straight"], env).wait(timeout=600) == 0
+
+    victim = _cli([*base, "--run-id", "killed"], env)
+    half_done = tmp_path / "runs" / "killed" / "simulated-probe" / "sea" / "steps" / "0002" / steps.BATCH
+    deadline = time.monotonic() + 600
+    while not half_done.is_file() and victim.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    assert victim.returncode == -signal.SIGKILL
+    state = RunDir(tmp_path / "runs" / "killed").arm("simulated:probe", "sea").load_state()
+    assert not state.finished and state.step == 2  # killed inside step 2
+
+    resumed = _cli([*base, "--resume", "killed"], env)
+    output = resumed.communicate(timeout=600)[0]
+    assert resumed.returncode == 0, output
+    for arm in ("sea", "random"):
+        ours, theirs = _arm_files(tmp_path / "runs" / "killed", arm), _arm_files(tmp_path / "runs" / "straight", arm)
+        assert len(ours) == len(theirs) > 2
+        for (q1, a1, m1), (q2, a2, m2) in zip(ours, theirs, strict=True):
+            pd.testing.assert_frame_equal(q1, q2)
+            pd.testing.assert_frame_equal(a1, a2)
+            assert m1 == m2
+    assert "sea" in output and "random" in output  # the summary table
