@@ -180,7 +180,16 @@ class QuestionSettings(_Section):
     seed: int = 0
 
 
-ARMS = ("sea", "no_pruning", "random")
+ARMS = ("sea", "no_pruning", "random", "sea_plus")
+
+
+class PlusSettings(_Section):
+    """The sea_plus arm: the paper's loop spending the testee budget better. Each switch on its own."""
+
+    adaptive: bool = True  # ask in rounds; stop once the paragraph's side of tau is decided
+    round_size: int = Field(default=5, ge=1)  # questions per paragraph per round
+    confidence_z: float = Field(default=1.96, gt=0)  # Wilson interval width for "decided"
+    weighted_draw: bool = True  # draw candidates by similarity to their sources x those sources' error rates
 
 
 class SearchSettings(_Section):
@@ -191,8 +200,9 @@ class SearchSettings(_Section):
     m_paragraphs: int = Field(default=10, ge=1)  # paragraphs kept per source
     tau: float = Field(default=0.5, ge=0, le=1)  # error rate above which a paragraph becomes a source
     gamma: float = Field(default=0.5, ge=0, le=1)  # descendants' mean error below which a source is pruned
-    arms: list[Literal["sea", "no_pruning", "random"]] = list(ARMS)
+    arms: list[Literal["sea", "no_pruning", "random", "sea_plus"]] = ["sea", "no_pruning", "random"]
     seed: int = 0
+    plus: PlusSettings = PlusSettings()
 
 
 class AuditSettings(_Section):

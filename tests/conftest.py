@@ -56,6 +56,16 @@ def vital_sample(packaged_dir, tmp_path_factory) -> Params:
     return params
 
 
+@pytest.fixture(scope="session")
+def prefect_server():
+    """The Prefect API URL of a throwaway server, shared by the session (and its subprocesses)."""
+    from prefect.settings import get_current_settings
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield get_current_settings().api.url
+
+
 @pytest.fixture
 def make_params(tmp_path):
     """Params with every output under tmp_path; sections given as keyword dicts override the rest."""

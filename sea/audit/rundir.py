@@ -88,9 +88,6 @@ class ArmDir:
             return SearchState.load(self.state_path)
         return SearchState(arm=self.arm, seed=self.seed)
 
-    def completed_steps(self) -> list[int]:
-        return list(range(self.load_state().step))
-
     @property
     def label(self) -> str:
         return f"{self.arm} · {self.testee}"
@@ -125,10 +122,6 @@ class RunDir:
             if candidate.testee == testee and candidate.arm == arm:
                 return candidate
         raise ParamsError(f"run {self.run_id} has no arm {arm!r} for testee {testee!r}")
-
-    @property
-    def finished(self) -> bool:
-        return all(arm.load_state().finished for arm in self.arms())
 
 
 def open_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir:

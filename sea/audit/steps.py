@@ -15,9 +15,10 @@ from sea.audit.workspace import Workspace
 from sea.files import read_json, write_json, write_parquet
 from sea.llm.ledger import Budget, Reservation
 from sea.llm.meter import Meter
-from sea.questions.grading import answers_table, ask, askable
-from sea.questions.model import questions_table
+from sea.questions.grading import CORRECT, FAILED, answers_table, ask, askable
+from sea.questions.model import Question, questions_table
 from sea.questions.prompts import testee_messages
+from sea.search.adaptive import decided, next_round, round_order
 from sea.search.loop import Batch, choose_batch, fit_to_budget, paragraph_error_rates, prune_sources, update
 from sea.search.state import SearchState
 
@@ -58,7 +59,8 @@ def rephrase(ws: Workspace, arm: ArmDir, step: int) -> dict:
 
 
 def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
-    """The testee answers every askable question of the paragraphs the budget still covers."""
+    """The testee answers the questions of the paragraphs the budget still covers: all of them,
+    or, for sea_plus with adaptive questioning, round by round until each paragraph is decided."""
     state, batch = _state_at(arm, step), _batch(arm, step)
     questions = {p: askable(ws.bank.questions(p)) for p in batch.para_ids}
     limits = ws.params.budget
@@ -66,12 +68,21 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
     budget.spent = Reservation(**state.spent)
     testee = ws.testee(arm.testee)
     testee.budget = budget
-    evaluated = fit_to_budget(batch.para_ids, {p: len(q) for p, q in questions.items()}, budget.calls_left)
-    asked = [q for p in evaluated for q in questions[p]]
-    records, exhausted = testee.run(ask(testee, asked, [testee_messages(q.question, q.options, _hint(ws, q.para_id))
-                                                        for q in asked]))
+
+    def ask_all(asked: list[Question]) -> tuple[list[dict], bool]:
+        prompts = [testee_messages(q.question, q.options, _hint(ws, q.para_id)) for q in asked]
+        return testee.run(ask(testee, asked, prompts))
+
+    plus = ws.params.search.plus
+    if arm.arm == "sea_plus" and plus.adaptive:
+        evaluated, asked, records, exhausted = _ask_in_rounds(questions, ask_all, budget, ws.params.search.tau, plus)
+    else:
+        evaluated = fit_to_budget(batch.para_ids, {p: len(q) for p, q in questions.items()}, budget.calls_left)
+        asked = [q for p in evaluated for q in questions[p]]
+        records, exhausted = ask_all(asked)
     directory = arm.step_dir(step)
-    write_parquet(directory / QUESTIONS, questions_table(asked))
+    answered = {r["question_id"] for r in records}
+    write_parquet(directory / QUESTIONS, questions_table([q for q in asked if q.question_id in answered]))
     write_parquet(directory / ANSWERS, answers_table(records))
     para_of = {q.question_id: q.para_id for q in asked}
     error_rates = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])
@@ -81,6 +92,39 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
         "calls_left": budget.calls_left,
     })
     return {"questions": len(records), "paragraphs": len(evaluated), "budget_exhausted": exhausted}
+
+
+def _ask_in_rounds(questions: dict[int, list[Question]], ask_all, budget: Budget, tau: float, plus
+                   ) -> tuple[list[int], list[Question], list[dict], bool]:
+    """(paragraphs evaluated, questions asked, answer records, budget exhausted). The first round
+    decides which paragraphs the budget covers; a paragraph whose next round no longer fits keeps
+    the answers it has."""
+    pending = {p: round_order(q) for p, q in questions.items()}
+    evaluated = list(next_round(pending, plus.round_size, budget.calls_left))
+    if not evaluated:  # not one paragraph's first round fits
+        return [], [], [], False
+    pending = {p: pending[p] for p in evaluated}
+    asked, records, exhausted = [], [], False
+    counts = {p: [0, 0] for p in evaluated}  # answered, wrong
+    while pending and not exhausted:
+        chunk = next_round(pending, plus.round_size, budget.calls_left)
+        if not chunk:
+            break
+        round_questions = [q for qs in chunk.values() for q in qs]
+        round_records, exhausted = ask_all(round_questions)
+        asked += round_questions
+        records += round_records
+        para_of = {q.question_id: q.para_id for q in round_questions}
+        for record in round_records:
+            if record["outcome"] != FAILED:
+                counts[para_of[record["question_id"]]][0] += 1
+                counts[para_of[record["question_id"]]][1] += record["outcome"] != CORRECT
+        for para_id, qs in chunk.items():
+            pending[para_id] = pending[para_id][len(qs):]
+            answered, wrong = counts[para_id]
+            if not pending[para_id] or decided(wrong, answered, len(questions[para_id]), tau, plus.confidence_z):
+                del pending[para_id]
+    return evaluated, asked, records, exhausted or (bool(pending) and budget.calls_left == 0)
 
 
 def _hint(ws: Workspace, para_id: int) -> str | None:
@@ -151,3 +195,18 @@ PARAGRAPH_SCHEMA = pa.schema([
 ])
 
 
+
+
+PHASES = (retrieve, generate, rephrase, evaluate, update_dag, prune)
+
+
+def run_steps(ws: Workspace, arm: ArmDir, count: int | None = None) -> list[dict]:
+    """Up to `count` steps (all, until the budget is spent, when None), phase by phase in this
+    process: the same files as the Prefect flow writes, for benchmarks and tests of the core."""
+    done = []
+    while not arm.load_state().finished and (count is None or len(done) < count):
+        step = arm.load_state().step
+        for phase in PHASES:
+            record = phase(ws, arm, step)
+        done.append(record)
+    return done

@@ -13,8 +13,8 @@ from sea.audit.rundir import RunDir
 from sea.embeddings import SIDECAR_FILE, Embedder, embedding_cache_path
 from sea.errors import ParamsError
 from sea.files import read_json
-from sea.kb.schema import DOCUMENTS_FILE
 from sea.index import DocumentIndex, check_index, load_index
+from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.client import ModelClient
 from sea.llm.registry import Models, build_models
 from sea.paragraphs import ParagraphEmbeddings

@@ -17,12 +17,12 @@ from sea.index import DocumentIndex
 from sea.paragraphs import ParagraphEmbeddings
 from sea.questions.grading import CORRECT, FAILED
 from sea.search.dag import prune
-from sea.search.retrieval import draw, initial_batch, retrieve
+from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
 from sea.search.state import SearchState, jsonable
 from sea.settings import SearchSettings
 
-RETRIEVING_ARMS = ("sea", "no_pruning")
-PRUNING_ARMS = ("sea",)
+RETRIEVING_ARMS = ("sea", "no_pruning", "sea_plus")
+PRUNING_ARMS = ("sea", "sea_plus")
 
 
 @dataclass
@@ -46,7 +46,7 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
     active sources, drawn uniformly. Without candidates (the random arm, or no active source
     left) the search explores uniformly among unvisited paragraphs."""
     rng = state.rng()
-    provenance: dict[int, set[int]] = {}
+    provenance: dict[int, dict[int, float]] = {}
     if state.step == 0:
         batch = initial_batch(index, paragraphs, settings.batch_size, rng)
         pool_size = len(batch)
@@ -54,8 +54,11 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
         if state.arm in RETRIEVING_ARMS and state.active_sources:
             provenance = retrieve(state.active_sources, index, paragraphs, state.visited_docs, state.visited_paras,
                                   settings.k_documents, settings.m_paragraphs)
+        weights = None
+        if provenance and state.arm == "sea_plus" and settings.plus.weighted_draw:
+            weights = candidate_weights(provenance, state.error_rates)
         pool = list(provenance) or unvisited(paragraphs, state.visited_paras)
-        batch, pool_size = draw(pool, settings.batch_size, rng), len(pool)
+        batch, pool_size = draw(pool, settings.batch_size, rng, weights), len(pool)
     return Batch(batch, {p: sorted(provenance.get(p, ())) for p in batch}, pool_size, rng.bit_generator.state)
 
 

@@ -34,32 +34,44 @@ def initial_batch(index: DocumentIndex, paragraphs: ParagraphEmbeddings, size: i
 
 
 def retrieve(sources: Iterable[int], index: DocumentIndex, paragraphs: ParagraphEmbeddings, visited_docs: set[int],
-             visited_paras: set[int], k_docs: int, m_paras: int) -> dict[int, set[int]]:
-    """Candidates with provenance (para_id -> the sources that retrieved it). For each source:
-    the k_docs nearest unvisited documents by title + abstract, then, among their paragraphs
-    (embedded lazily), the m_paras nearest to the source that were never evaluated."""
+             visited_paras: set[int], k_docs: int, m_paras: int) -> dict[int, dict[int, float]]:
+    """Candidates with provenance: para_id -> {source that retrieved it: cosine similarity}. For
+    each source: the k_docs nearest unvisited documents by title + abstract, then, among their
+    paragraphs (embedded lazily), the m_paras nearest to the source that were never evaluated."""
     sources = sorted(sources)
     if not sources:
         return {}
     table = paragraphs.store.by_para_id
     queries = paragraphs.embedder.encode([titled_text(table.at[s, "title"], table.at[s, "text"]) for s in sources])
     _, doc_ids = index.search(queries, k_docs, exclude=visited_docs)
-    candidates: dict[int, set[int]] = {}
+    candidates: dict[int, dict[int, float]] = {}
     for source, query, docs in zip(sources, queries, doc_ids, strict=True):
         rows, vectors = paragraphs.for_documents(docs[docs >= 0])
         fresh = ~rows["para_id"].isin(visited_paras).to_numpy()
         if not fresh.any():
             continue
         similarity = vectors[fresh] @ query
-        nearest = rows["para_id"].to_numpy()[fresh][np.argsort(-similarity, kind="stable")[:m_paras]]
-        for para_id in nearest.tolist():
-            candidates.setdefault(para_id, set()).add(source)
+        order = np.argsort(-similarity, kind="stable")[:m_paras]
+        for para_id, score in zip(rows["para_id"].to_numpy()[fresh][order].tolist(), similarity[order].tolist(), strict=True):
+            candidates.setdefault(para_id, {})[source] = score
     return candidates
 
 
-def draw(candidates: Iterable[int], size: int, rng: np.random.Generator) -> list[int]:
-    """A uniform draw of up to `size` candidates, reproducible for a given generator state."""
+def draw(candidates: Iterable[int], size: int, rng: np.random.Generator, weights: dict[int, float] | None = None) -> list[int]:
+    """A draw of up to `size` candidates without replacement, uniform or in proportion to
+    `weights`, reproducible for a given generator state."""
     pool = sorted(set(candidates))
     if len(pool) <= size:
         return pool
-    return [pool[i] for i in sorted(rng.choice(len(pool), size, replace=False))]
+    p = None
+    if weights is not None:
+        w = np.array([max(weights.get(c, 0.0), 0.0) for c in pool]) + 1e-9  # every candidate keeps a chance
+        p = w / w.sum()
+    return [pool[i] for i in sorted(rng.choice(len(pool), size, replace=False, p=p))]
+
+
+def candidate_weights(candidates: dict[int, dict[int, float]], source_error: dict[int, float]) -> dict[int, float]:
+    """sea_plus's batch selection: a candidate counts for each source that retrieved it, by how
+    similar it is to that source times how often the testee failed that source. Candidates close
+    to strongly failed sources, or found by several of them, are drawn first."""
+    return {c: sum(max(sim, 0.0) * source_error[s] for s, sim in sources.items()) for c, sources in candidates.items()}

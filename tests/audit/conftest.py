@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sea.audit import steps
 from sea.audit.rundir import open_run
 from sea.audit.workspace import Workspace
 from sea.settings import Params
-
-PHASES = (steps.retrieve, steps.generate, steps.rephrase, steps.evaluate, steps.update_dag, steps.prune)
 
 
 def small_audit(params: Params, runs_dir, **overrides) -> Params:
@@ -25,17 +22,6 @@ def small_audit(params: Params, runs_dir, **overrides) -> Params:
         section, key = dotted.split("__")
         raw[section][key] = value
     return Params.model_validate(raw)
-
-
-def run_steps(workspace: Workspace, arm, count: int | None = None) -> list[dict]:
-    """Up to `count` steps (all, until the budget is spent, when None), phase by phase, without Prefect."""
-    done = []
-    while not arm.load_state().finished and (count is None or len(done) < count):
-        step = arm.load_state().step
-        for phase in PHASES:
-            record = phase(workspace, arm, step)
-        done.append(record)
-    return done
 
 
 @pytest.fixture

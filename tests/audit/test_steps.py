@@ -7,8 +7,10 @@ import pytest
 
 from sea.audit import steps
 from sea.audit.rundir import open_run
+from sea.audit.steps import run_steps
+from sea.questions.grading import askable
 from sea.audit.workspace import Workspace, _open
-from tests.audit.conftest import run_steps, small_audit
+from tests.audit.conftest import small_audit
 
 COMPARED = ["question_id", "testee", "raw_reply", "parsed_letter", "outcome", "input_tokens", "output_tokens", "cost_usd"]
 
@@ -82,3 +84,27 @@ def test_a_run_reopened_in_a_new_process_state_continues_exactly(vital_sample, t
         pd.testing.assert_frame_equal(p1, p2)
         assert m1 == m2
     assert arm.load_state().to_json() == straight.run.arm("simulated:probe", arm_name).load_state().to_json()
+
+
+def test_all_four_arms_get_the_same_budget_and_sea_plus_stops_asking_decided_paragraphs(vital_sample, tmp_path):
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea", "no_pruning", "random", "sea_plus"],
+                         budget__testee_calls=300)
+    params = params.model_copy(update={"search": params.search.model_copy(update={
+        "plus": params.search.plus.model_copy(update={"round_size": 2})})})
+    workspace = Workspace.of(open_run(params.audit.runs_dir, "four", params).root)
+    spent = {}
+    for arm in workspace.run.arms():
+        run_steps(workspace, arm)
+        spent[arm.arm] = arm.load_state().spent["calls"]
+    assert all(300 - 4 < calls <= 300 for calls in spent.values()), spent  # equal budgets, to within one paragraph
+    plus = workspace.run.arm("simulated:probe", "sea_plus")
+    # Every step but the last, where the budget may leave a paragraph's next round unasked.
+    asked = pd.concat([pd.read_parquet(plus.step_dir(s) / steps.QUESTIONS) for s in range(plus.load_state().step - 1)])
+    per_paragraph = asked.groupby("para_id").size()
+    available = {p: len(askable(workspace.bank.questions(p))) for p in per_paragraph.index}
+    stopped_early = [p for p, count in per_paragraph.items() if count < available[p]]
+    assert stopped_early and any(count == available[p] == 4 for p, count in per_paragraph.items())
+    for para_id in stopped_early:  # two answers alone settled the side of tau: both right, or both wrong
+        assert per_paragraph[para_id] == 2 and plus.load_state().error_rates[para_id] in (0.0, 1.0)
+    sea = workspace.run.arm("simulated:probe", "sea")
+    assert len(plus.load_state().error_rates) > len(sea.load_state().error_rates)  # the saved budget bought more paragraphs

@@ -8,16 +8,6 @@ import pytest
 import yaml
 
 
-@pytest.fixture(scope="session")
-def prefect_server():
-    """The Prefect API URL of a throwaway server, shared by the session (and its subprocesses)."""
-    from prefect.settings import get_current_settings
-    from prefect.testing.utilities import prefect_test_harness
-
-    with prefect_test_harness(server_startup_timeout=120):
-        yield get_current_settings().api.url
-
-
 @pytest.fixture
 def mlflow_uri(tmp_path, monkeypatch):
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"

@@ -32,7 +32,7 @@ def test_retrieval_follows_sources_and_skips_visited(parts):
     source_doc = int(table.set_index("para_id").at[source, "doc_id"])
     candidates = retrieve([source], index, paragraphs, visited_docs={source_doc}, visited_paras={source},
                           k_docs=10, m_paras=5)
-    assert 0 < len(candidates) <= 5 and all(s == {source} for s in candidates.values())
+    assert 0 < len(candidates) <= 5 and all(set(s) == {source} and 0 < s[source] <= 1 for s in candidates.values())
     retrieved_docs = set(table.set_index("para_id").loc[list(candidates), "doc_id"])
     assert source_doc not in retrieved_docs
     again = retrieve([source], index, paragraphs, visited_docs={source_doc} | retrieved_docs, visited_paras={source},

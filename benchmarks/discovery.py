@@ -1,0 +1,268 @@
+"""`make bench`: how much more each arm finds per unit of testee budget, against the simulated
+testee's planted ground truth, over blind-spot profiles × seeds (-> reports/benchmarks/discovery.*).
+
+Profiles, seeds, budgets and arms are fixed here, before any result is seen, and written into
+the report. Runs use the audit's own step functions (sea.audit.steps.run_steps) without Prefect,
+which changes no result (the flow runs the same functions as tasks); one question bank per
+question setting is shared by every run, so every arm is asked the same questions."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from benchmarks.report import OUT, write_report  # noqa: E402
+from sea.audit.ground_truth import findings, planted_for  # noqa: E402
+from sea.audit.outputs import gather_arm, step_metrics  # noqa: E402
+from sea.audit.rundir import ArmDir, open_run  # noqa: E402
+from sea.audit.steps import ANSWERS, run_steps  # noqa: E402
+from sea.audit.workspace import Workspace  # noqa: E402
+from sea.llm.ledger import PriceTable, default_prices  # noqa: E402
+from sea.settings import load_params  # noqa: E402
+
+PROFILES = ("paper-regime", "scattered", "weak-arts")
+SEEDS = (0, 1, 2, 3, 4)
+ARMS = ("sea", "no_pruning", "random", "sea_plus")
+BUDGETS = (2000, 5000)  # 40 paragraphs x 5 questions = 200 a step: 10 and 25 steps
+STEP_SETTING = {"search.batch_size": 40, "questions.per_paragraph": 5, "questions.variants": 1}
+# The paper's setting: 25 questions a paragraph (5 x 5 phrasings), 20,000 questions, one profile.
+PAPER = {"profile": "paper-regime", "seeds": (0,), "budget": 20000, "questions.per_paragraph": 5, "questions.variants": 5,
+         "variants": {"sea": {}, "random": {}, "sea_plus": {},
+                      "sea_plus adaptive only": {"search.plus.weighted_draw": False},
+                      "sea_plus weighted only": {"search.plus.adaptive": False}}}
+REFERENCE_PRICES = {"generator": "openai:gpt-4o", "testee": "openai:gpt-4o-mini"}
+WRITER_OUTPUT_TOKENS_PER_QUESTION, REPHRASE_OUTPUT_TOKENS_PER_VARIANT = 90, 30
+T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}  # Student's t, 95% two-sided
+
+
+class Runner:
+    """Runs arms on one question setting, sharing the knowledge base, embedder, index and
+    question bank; the testee (a simulated profile) is built once per profile."""
+
+    def __init__(self, root: Path, overrides: dict):
+        self.root, self.overrides = root, overrides
+        self._first: Workspace | None = None
+        self._models: dict[str, object] = {}
+
+    def run(self, profile: str, seed: int, arm: str, budget: int, extra: dict, label: str) -> tuple[ArmDir, Workspace]:
+        params = load_params("params.yaml", {**self.overrides, **extra, "models.testee.model": f"simulated:{profile}",
+                                             "search.seed": seed, "search.arms": [arm], "budget.testee_calls": budget,
+                                             "audit.runs_dir": str(self.root), "audit.testees": []})
+        run = open_run(params.audit.runs_dir, f"{profile}-{seed}-{label.replace(' ', '_')}", params)
+        ws = Workspace(run)
+        if self._first is None:
+            self._first = ws
+        else:  # share everything but the testee and the params
+            for name in ("embedder", "index", "generator", "paragraphs", "bank", "doc_of", "categories"):
+                ws.__dict__[name] = getattr(self._first, name)
+        if profile in self._models:
+            ws.__dict__["models"] = self._models[profile]
+        self._models[profile] = ws.models
+        arm_dir = run.arms()[0]
+        run_steps(ws, arm_dir)
+        gather_arm(arm_dir)
+        return arm_dir, ws
+
+
+def at_budget(arm: ArmDir, params, budget: int, planted: dict[int, int], prices: PriceTable) -> dict:
+    """An arm's figures after the last step that stayed within `budget` questions."""
+    arm_root = arm.root
+    metrics = [m for m in step_metrics(arm) if m["cumulative_questions"] <= budget]
+    last = metrics[-1]
+    paragraphs = pd.read_parquet(arm_root / "paragraphs.parquet")
+    paragraphs = paragraphs[paragraphs["step"] <= last["step"]]
+    answers = pd.concat([pd.read_parquet(arm.step_dir(m["step"]) / ANSWERS) for m in metrics])
+    testee_dollars = prices.cost(REFERENCE_PRICES["testee"], int(answers["input_tokens"].sum()), int(answers["output_tokens"].sum()))
+    generator_tokens = _generator_tokens(paragraphs, params)
+    generator_dollars = prices.cost(REFERENCE_PRICES["generator"], *generator_tokens)
+    wrong = last["cumulative_wrong"]
+    found = findings(paragraphs.dropna(subset=["error_rate"]), planted)
+    return {"questions": last["cumulative_questions"], "steps": last["step"] + 1, "error_rate": last["cumulative_error_rate"],
+            "wrong": wrong, **found,
+            "tokens_per_error": (int(answers["input_tokens"].sum() + answers["output_tokens"].sum()) + sum(generator_tokens)) / wrong
+            if wrong else None,
+            "dollars_per_error": (testee_dollars + generator_dollars) / wrong if wrong else None,
+            "curve": [(m["cumulative_questions"], m["cumulative_error_rate"]) for m in metrics]}
+
+
+def _generator_tokens(paragraphs: pd.DataFrame, params) -> tuple[int, int]:
+    """What an LLM generator would have read and written for these paragraphs: the offline
+    generator calls no model, so its cost at reference prices is estimated from prompt sizes."""
+    from sea.questions.prompts import REPHRASE_TASK, WRITER_TASK
+
+    q = params.questions
+    store = pd.read_parquet(params.paths.kb_dir / "paragraphs.parquet", columns=["para_id", "text"]).set_index("para_id")
+    text_chars = int(store.loc[paragraphs["para_id"], "text"].str.len().sum())
+    writer_in = (len(WRITER_TASK) * len(paragraphs) + text_chars) // 4
+    rephrase_in = len(REPHRASE_TASK) // 4 * q.per_paragraph * len(paragraphs) if q.variants > 1 else 0
+    out = len(paragraphs) * q.per_paragraph * (WRITER_OUTPUT_TOKENS_PER_QUESTION + REPHRASE_OUTPUT_TOKENS_PER_VARIANT * (q.variants - 1))
+    return writer_in + rephrase_in, out
+
+
+def interval(values: list[float]) -> dict:
+    """Mean and a 95% t-interval over seeds."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return {"mean": None, "low": None, "high": None, "n": 0}
+    mean = float(np.mean(values))
+    if len(values) < 2:
+        return {"mean": mean, "low": None, "high": None, "n": len(values)}
+    half = float(T_975.get(len(values) - 1, 1.96) * np.std(values, ddof=1) / np.sqrt(len(values)))
+    return {"mean": mean, "low": mean - half, "high": mean + half, "n": len(values)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seeds", type=int, default=len(SEEDS), help="use the first N seeds (a quick look; the report says so)")
+    parser.add_argument("--skip-paper", action="store_true", help="leave out the paper-setting comparison")
+    args = parser.parse_args()
+    root = Path("runs/bench-discovery")
+    shutil.rmtree(root, ignore_errors=True)
+    base = load_params()
+    prices = PriceTable(default_prices())
+    started = time.perf_counter()
+    rows = []
+    runner = Runner(root / "five", STEP_SETTING)
+    for profile in PROFILES:
+        planted = planted_for(base, f"simulated:{profile}")
+        for seed in SEEDS[: args.seeds]:
+            for arm in ARMS:
+                arm_dir, ws = runner.run(profile, seed, arm, max(BUDGETS), {}, arm)
+                for budget in BUDGETS:
+                    rows.append({"setting": "5 questions", "profile": profile, "seed": seed, "arm": arm, "budget": budget,
+                                 **at_budget(arm_dir, ws.params, budget, planted, prices)})
+                print(f"{profile} seed {seed} {arm}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
+    if not args.skip_paper:
+        paper = Runner(root / "paper", {"search.batch_size": 40, "questions.per_paragraph": PAPER["questions.per_paragraph"],
+                                        "questions.variants": PAPER["questions.variants"]})
+        planted = planted_for(base, f"simulated:{PAPER['profile']}")
+        for seed in PAPER["seeds"]:
+            for label, extra in PAPER["variants"].items():
+                arm = label.split()[0]
+                arm_dir, ws = paper.run(PAPER["profile"], seed, arm, PAPER["budget"], extra, label)
+                rows.append({"setting": "paper: 25 questions", "profile": PAPER["profile"], "seed": seed, "arm": label,
+                             "budget": PAPER["budget"], **at_budget(arm_dir, ws.params, PAPER["budget"], planted, prices),
+                             **decision_agreement(arm_dir, ws)})
+                print(f"paper {label}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
+    report = summarise(rows, args, time.perf_counter() - started)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "discovery.png").write_bytes(curve_figure(rows))
+    write_report("discovery", report, markdown(report))
+
+
+def decision_agreement(arm: ArmDir, ws: Workspace) -> dict:
+    """For paragraphs adaptive questioning stopped early: ask the testee the rest (outside the
+    budget; the simulated testee is free) and count how many would have fallen on the other
+    side of tau with every question asked."""
+    from sea.audit.steps import QUESTIONS
+    from sea.questions.grading import ask, askable
+    from sea.questions.prompts import testee_messages
+    from sea.search.loop import paragraph_error_rates
+
+    tau = ws.params.search.tau
+    paragraphs = pd.read_parquet(arm.root / "paragraphs.parquet").dropna(subset=["error_rate"])
+    asked = set(pd.concat([pd.read_parquet(arm.step_dir(s) / QUESTIONS) for s in range(arm.load_state().step)])["question_id"])
+    testee = ws.testee(arm.testee)
+    testee.budget = None
+    early, differ = 0, 0
+    for row in paragraphs.itertuples():
+        every = askable(ws.bank.questions(row.para_id))
+        if all(q.question_id in asked for q in every):
+            continue
+        early += 1
+        records, _ = testee.run(ask(testee, every, [testee_messages(q.question, q.options) for q in every]))
+        full = paragraph_error_rates([(row.para_id, r["outcome"]) for r in records]).get(row.para_id, 0.0)
+        differ += (full > tau) != (row.error_rate > tau)
+    return {"stopped_early": early, "decisions_differ": differ,
+            "decision_difference_rate": differ / len(paragraphs) if len(paragraphs) else None}
+
+
+METRICS = ("error_rate", "wrong", "sources", "precision", "recall", "budget_inside", "sources_per_1000_calls",
+           "error_rate_vs_random", "tokens_per_error", "dollars_per_error", "decision_difference_rate")
+
+
+def summarise(rows: list[dict], args, seconds: float) -> dict:
+    frame = pd.DataFrame(rows)
+    frame["sources_per_1000_calls"] = frame["sources"] / frame["questions"] * 1000
+    random = frame[frame["arm"] == "random"].set_index(["setting", "profile", "seed", "budget"])["error_rate"]
+    frame["error_rate_vs_random"] = [r.error_rate / random.get((r.setting, r.profile, r.seed, r.budget), np.nan)
+                                     for r in frame.itertuples()]
+    groups = []
+    for (setting, profile, budget, arm), group in frame.groupby(["setting", "profile", "budget", "arm"], sort=False):
+        groups.append({"setting": setting, "profile": profile, "budget": budget, "arm": arm, "seeds": len(group),
+                       **{m: interval(group[m].tolist()) for m in METRICS if m in group and group[m].notna().any()}})
+    return {
+        "command": "make bench" + ("" if args.seeds == len(SEEDS) and not args.skip_paper else
+                                   f"  (python benchmarks/discovery.py --seeds {args.seeds}{' --skip-paper' if args.skip_paper else ''})"),
+        "fixed_before_results": {"profiles": list(PROFILES), "seeds": list(SEEDS[: args.seeds]), "arms": list(ARMS),
+                                 "budgets": list(BUDGETS), "step_setting": STEP_SETTING, "paper_setting": None if args.skip_paper else
+                                 {k: v for k, v in PAPER.items()}, "reference_prices": REFERENCE_PRICES,
+                                 "params": load_params().model_dump(mode="json")["search"]},
+        "seconds": round(seconds),
+        "groups": groups,
+        "runs": [{k: v for k, v in r.items() if k != "curve"} for r in rows],
+        "curves": [{"setting": r["setting"], "profile": r["profile"], "seed": r["seed"], "arm": r["arm"], "budget": r["budget"],
+                    "curve": r["curve"]} for r in rows],
+    }
+
+
+def _fmt(cell: dict | None, digits: int = 3) -> str:
+    if not cell or cell.get("mean") is None:
+        return "-"
+    if cell.get("low") is None:
+        return f"{cell['mean']:.{digits}f}"
+    return f"{cell['mean']:.{digits}f} [{cell['low']:.{digits}f}, {cell['high']:.{digits}f}]"
+
+
+def markdown(report: dict) -> str:
+    lines = ["# Discovery benchmark", "", f"Command: `{report['command']}` ({report['seconds']} s). Mean and 95% interval over "
+             "seeds. Fixed before any result: profiles, seeds, arms and budgets below (`fixed_before_results` in the JSON).", ""]
+    header = ("| setting | profile | budget | arm | error rate | × random | wrong | sources | precision | recall | "
+              "budget inside | sources / 1k calls | $ / error |")
+    lines += [header, "|" + " --- |" * (header.count("|") - 1)]
+    for g in report["groups"]:
+        lines.append(f"| {g['setting']} | {g['profile']} | {g['budget']} | {g['arm']} | {_fmt(g.get('error_rate'))} | "
+                     f"{_fmt(g.get('error_rate_vs_random'), 2)} | {_fmt(g.get('wrong'), 0)} | {_fmt(g.get('sources'), 0)} | "
+                     f"{_fmt(g.get('precision'), 2)} | {_fmt(g.get('recall'), 2)} | {_fmt(g.get('budget_inside'), 2)} | "
+                     f"{_fmt(g.get('sources_per_1000_calls'), 1)} | {_fmt(g.get('dollars_per_error'), 5)} |")
+    lines += ["", "![cumulative error per arm](discovery.png)", ""]
+    return "\n".join(lines) + "\n"
+
+
+def curve_figure(rows: list[dict]) -> bytes:
+    """Mean cumulative error against questions asked, a band over seeds, one panel per profile."""
+    from sea.audit.figures import ARM_COLOURS, plt, png
+
+    five = [r for r in rows if r["setting"] == "5 questions" and r["budget"] == max(BUDGETS)]
+    profiles = list(dict.fromkeys(r["profile"] for r in five))
+    figure, axes = plt.subplots(1, len(profiles), figsize=(5.5 * len(profiles), 4), squeeze=False, sharey=True)
+    grid = np.arange(200, max(BUDGETS) + 1, 200)
+    for axis, profile in zip(axes[0], profiles, strict=True):
+        for arm in ARMS:
+            curves = [np.interp(grid, *zip(*r["curve"], strict=True), right=np.nan) for r in five
+                      if r["profile"] == profile and r["arm"] == arm]
+            if not curves:
+                continue
+            stacked = np.vstack(curves)
+            mean, low, high = np.nanmean(stacked, 0), np.nanmin(stacked, 0), np.nanmax(stacked, 0)
+            axis.plot(grid, mean, label=arm, color=ARM_COLOURS.get(arm))
+            axis.fill_between(grid, low, high, color=ARM_COLOURS.get(arm), alpha=0.15)
+        axis.set(title=profile, xlabel="questions asked")
+        axis.grid(alpha=0.3)
+    axes[0][0].set_ylabel("cumulative error rate (band: min-max over seeds)")
+    axes[0][0].legend()
+    return png(figure)
+
+
+if __name__ == "__main__":
+    main()

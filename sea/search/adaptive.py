@@ -1,0 +1,54 @@
+"""sea_plus's adaptive questioning: ask a paragraph's questions in rounds and stop as soon as its
+side of tau is decided, so the budget a clear-cut paragraph would have taken goes to more
+paragraphs instead.
+
+A paragraph is decided when tau lies outside the Wilson score interval of its error rate, or
+when the questions left could no longer move it across tau (curtailment). The recorded error
+rate is the share wrong among the questions asked."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from sea.questions.model import Question
+
+
+def wilson_interval(wrong: int, asked: int, z: float) -> tuple[float, float]:
+    """The Wilson score interval of a proportion; (0, 1) before any answer."""
+    if asked == 0:
+        return 0.0, 1.0
+    p = wrong / asked
+    centre = (p + z * z / (2 * asked)) / (1 + z * z / asked)
+    half = z * math.sqrt(p * (1 - p) / asked + z * z / (4 * asked * asked)) / (1 + z * z / asked)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def decided(wrong: int, asked: int, total: int, tau: float, z: float) -> bool:
+    """Whether more of the paragraph's `total` questions could change which side of tau
+    (error rate > tau: a source) it falls on, by the Wilson bound or by counting."""
+    if asked >= total:
+        return True
+    if wrong > tau * total or wrong + (total - asked) <= tau * total:  # curtailed: the rest cannot change it
+        return True
+    low, high = wilson_interval(wrong, asked, z)
+    return low > tau or high <= tau
+
+
+def round_order(questions: Sequence[Question]) -> list[Question]:
+    """Variants last: the first round asks different base questions, not rephrasings of one."""
+    return sorted(questions, key=lambda q: (q.variant, questions.index(q)))
+
+
+def next_round(pending: dict[int, list[Question]], round_size: int, calls_left: int | None) -> dict[int, list[Question]]:
+    """The next questions of each undecided paragraph (in batch order), as many paragraphs as the
+    calls left can pay a whole round for."""
+    chosen: dict[int, list[Question]] = {}
+    used = 0
+    for para_id, remaining in pending.items():
+        chunk = remaining[:round_size]
+        if calls_left is not None and used + len(chunk) > calls_left:
+            break
+        chosen[para_id] = chunk
+        used += len(chunk)
+    return chosen
