@@ -13,7 +13,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export MLFLOW_DISABLE_TELEMETRY := true
 
-.PHONY: audit test mlflow-ui schedule bench-kb bench-models bench-questions install clean
+.PHONY: audit test mlflow-ui schedule bench bench-steps bench-kb bench-models bench-questions install clean
 
 install: $(STAMP)
 
@@ -42,6 +42,16 @@ schedule: $(STAMP)
 
 test: $(STAMP)
 	pytest
+
+# Discovery per unit of budget: every arm x 3 blind-spot profiles x 5 seeds, plus the paper's
+# setting -> reports/benchmarks/discovery.json, .md and .png (about an hour on 2 cores)
+bench: audit
+	python benchmarks/discovery.py
+
+# Where an audit's time goes: seconds per task and step, Prefect overhead, replay
+# -> reports/benchmarks/steps.json and steps.md
+bench-steps: audit
+	python benchmarks/steps.py
 
 # Knowledge-base throughput figures -> reports/benchmarks/kb.json and kb.md
 bench-kb: audit

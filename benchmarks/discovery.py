@@ -9,6 +9,7 @@ question setting is shared by every run, so every arm is asked the same question
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -38,8 +39,7 @@ STEP_SETTING = {"search.batch_size": 40, "questions.per_paragraph": 5, "question
 # The paper's setting: 25 questions a paragraph (5 x 5 phrasings), 20,000 questions, one profile.
 PAPER = {"profile": "paper-regime", "seeds": (0,), "budget": 20000, "questions.per_paragraph": 5, "questions.variants": 5,
          "variants": {"sea": {}, "random": {}, "sea_plus": {},
-                      "sea_plus adaptive only": {"search.plus.weighted_draw": False},
-                      "sea_plus weighted only": {"search.plus.adaptive": False}}}
+                      "sea_plus adaptive only": {"search.plus.weighted_draw": False}}}
 REFERENCE_PRICES = {"generator": "openai:gpt-4o", "testee": "openai:gpt-4o-mini"}
 WRITER_OUTPUT_TOKENS_PER_QUESTION, REPHRASE_OUTPUT_TOKENS_PER_VARIANT = 90, 30
 T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}  # Student's t, 95% two-sided
@@ -125,24 +125,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=len(SEEDS), help="use the first N seeds (a quick look; the report says so)")
     parser.add_argument("--skip-paper", action="store_true", help="leave out the paper-setting comparison")
+    parser.add_argument("--report-only", action="store_true", help="rebuild the report from the rows of the last run")
     args = parser.parse_args()
     root = Path("runs/bench-discovery")
+    rows_file = root / "rows.jsonl"
+    if args.report_only:
+        rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
+        return publish(rows, args, seconds=rows[-1]["elapsed_s"])
     shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
     base = load_params()
     prices = PriceTable(default_prices())
     started = time.perf_counter()
     rows = []
-    runner = Runner(root / "five", STEP_SETTING)
-    for profile in PROFILES:
-        planted = planted_for(base, f"simulated:{profile}")
-        for seed in SEEDS[: args.seeds]:
-            for arm in ARMS:
-                arm_dir, ws = runner.run(profile, seed, arm, max(BUDGETS), {}, arm)
-                for budget in BUDGETS:
-                    rows.append({"setting": "5 questions", "profile": profile, "seed": seed, "arm": arm, "budget": budget,
-                                 **at_budget(arm_dir, ws.params, budget, planted, prices)})
-                print(f"{profile} seed {seed} {arm}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
-    if not args.skip_paper:
+    if not args.skip_paper:  # first: the longest runs, one seed
         paper = Runner(root / "paper", {"search.batch_size": 40, "questions.per_paragraph": PAPER["questions.per_paragraph"],
                                         "questions.variants": PAPER["questions.variants"]})
         planted = planted_for(base, f"simulated:{PAPER['profile']}")
@@ -153,8 +149,31 @@ def main() -> None:
                 rows.append({"setting": "paper: 25 questions", "profile": PAPER["profile"], "seed": seed, "arm": label,
                              "budget": PAPER["budget"], **at_budget(arm_dir, ws.params, PAPER["budget"], planted, prices),
                              **decision_agreement(arm_dir, ws)})
+                _keep(rows_file, rows[-1], started)
                 print(f"paper {label}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
-    report = summarise(rows, args, time.perf_counter() - started)
+    runner = Runner(root / "five", STEP_SETTING)
+    planted_by_profile = {profile: planted_for(base, f"simulated:{profile}") for profile in PROFILES}
+    for seed in SEEDS[: args.seeds]:  # seed by seed: an interrupted benchmark still covers every profile
+        for profile in PROFILES:
+            for arm in ARMS:
+                arm_dir, ws = runner.run(profile, seed, arm, max(BUDGETS), {}, arm)
+                for budget in BUDGETS:
+                    rows.append({"setting": "5 questions", "profile": profile, "seed": seed, "arm": arm, "budget": budget,
+                                 **at_budget(arm_dir, ws.params, budget, planted_by_profile[profile], prices)})
+                    _keep(rows_file, rows[-1], started)
+                print(f"{profile} seed {seed} {arm}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
+    publish(rows, args, time.perf_counter() - started)
+
+
+def _keep(rows_file: Path, row: dict, started: float) -> None:
+    """Each result as soon as it exists: a report can be rebuilt without re-running (--report-only)."""
+    row["elapsed_s"] = round(time.perf_counter() - started)
+    with open(rows_file, "a", encoding="utf-8") as out:
+        out.write(json.dumps(row) + "\n")
+
+
+def publish(rows: list[dict], args, seconds: float) -> None:
+    report = summarise(rows, args, seconds)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "discovery.png").write_bytes(curve_figure(rows))
     write_report("discovery", report, markdown(report))

@@ -8,8 +8,8 @@ import pytest
 from sea.audit import steps
 from sea.audit.rundir import open_run
 from sea.audit.steps import run_steps
-from sea.questions.grading import askable
 from sea.audit.workspace import Workspace, _open
+from sea.questions.grading import askable
 from tests.audit.conftest import small_audit
 
 COMPARED = ["question_id", "testee", "raw_reply", "parsed_letter", "outcome", "input_tokens", "output_tokens", "cost_usd"]

@@ -5,7 +5,12 @@ import pytest
 from sea.categories import CATEGORIES
 from sea.errors import SourceError
 from sea.kb.build import build_knowledge_base, clip
-from sea.kb.schema import DOCUMENT_SCHEMA, DOCUMENTS_FILE, PARAGRAPH_SCHEMA, PARAGRAPHS_FILE
+from sea.kb.schema import (
+    DOCUMENT_SCHEMA,
+    DOCUMENTS_FILE,
+    PARAGRAPH_SCHEMA,
+    PARAGRAPHS_FILE,
+)
 from tests.conftest import SAMPLE_ARTICLES, write_jsonl
 
 LONG_SECTION = "The origins are disputed. " * 30

@@ -2,7 +2,15 @@ import pytest
 
 from sea.llm.types import CallFailure, Completion
 from sea.questions import prompts
-from sea.questions.grading import CORRECT, FAILED, UNPARSEABLE, WRONG, answer_record, answers_table, error_rates
+from sea.questions.grading import (
+    CORRECT,
+    FAILED,
+    UNPARSEABLE,
+    WRONG,
+    answer_record,
+    answers_table,
+    error_rates,
+)
 from sea.questions.model import Draft
 from sea.questions.shuffle import phrasings_to_questions
 

@@ -3,7 +3,14 @@
 from sea.index import DocumentIndex
 from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
 from sea.questions.grading import CORRECT, FAILED, UNPARSEABLE, WRONG
-from sea.search.loop import Batch, choose_batch, fit_to_budget, paragraph_error_rates, prune_sources, update
+from sea.search.loop import (
+    Batch,
+    choose_batch,
+    fit_to_budget,
+    paragraph_error_rates,
+    prune_sources,
+    update,
+)
 from sea.search.state import SearchState
 
 

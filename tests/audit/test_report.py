@@ -1,0 +1,21 @@
+"""The HTML report: self-contained, rebuilt from the run directory alone."""
+
+import re
+
+from sea.audit.outputs import write_summary
+from sea.audit.report import TOP_PARAGRAPHS, build_report
+from sea.audit.steps import run_steps
+
+
+def test_the_report_is_one_offline_page_with_every_section(workspace, tmp_path):
+    for arm in workspace.run.arms():
+        run_steps(workspace, arm)
+    page = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
+    for heading in ("Results", "Cumulative error rate per arm", "Planted blind spots and what each arm found",
+                    "Errors by category", "Relation DAGs", f"The {TOP_PARAGRAPHS} most-failed paragraphs"):
+        assert f">{heading}<" in page, heading
+    assert not re.search(r"(src|href)=\"https?://", page)  # nothing loaded from the network
+    assert page.count("data:image/png;base64,") == 1 + 1 + 2  # curves, categories, the DAGs of sea and no_pruning
+    assert page.count("<details>") == TOP_PARAGRAPHS
+    metrics, curves = write_summary(workspace.run, tmp_path)
+    assert "cumulative_error_rate" in metrics.read_text() and curves.read_text().count("\n") > 3
