@@ -1,0 +1,40 @@
+"""Run directories: created once, continued only with the same params and data."""
+
+import json
+
+import pytest
+
+from sea.audit.rundir import open_run, slug
+from sea.audit.workspace import check_embedder
+from sea.errors import ParamsError
+
+
+def test_a_run_continues_only_with_the_params_it_started_with(audit_params, tmp_path):
+    runs = audit_params.audit.runs_dir
+    run = open_run(runs, "r1", audit_params)
+    assert run.params == audit_params and open_run(runs, "r1", audit_params).nonce == run.nonce
+    assert open_run(runs, "r1", None).params == audit_params  # --resume: the run's own params
+    other = audit_params.model_copy(update={"search": audit_params.search.model_copy(update={"tau": 0.6, "seed": 3})})
+    with pytest.raises(ParamsError, match=r"other params \(search.seed, search.tau\).*--resume r1"):
+        open_run(runs, "r1", other)
+    logging_only = audit_params.model_copy(update={"audit": audit_params.audit.model_copy(update={"mlflow_experiment": "x"})})
+    assert open_run(runs, "r1", logging_only).run_id == "r1"  # where results are logged does not change them
+    with pytest.raises(ParamsError, match="no run 'r2'.*runs there: r1"):
+        open_run(runs, "r2", None)
+    with pytest.raises(ParamsError, match="run id '../x'"):
+        open_run(runs, "../x", audit_params)
+    assert slug("openai-compatible:llama3.1:8b") == "openai-compatible-llama3.1-8b"
+
+
+def test_a_run_is_refused_when_the_data_changed_under_it(audit_params):
+    run = open_run(audit_params.audit.runs_dir, "r1", audit_params)
+    run.config["data_versions"]["index"] = "0000"
+    (run.root / "config.json").write_text(json.dumps(run.config), encoding="utf-8")
+    with pytest.raises(ParamsError, match="another index than is built now"):
+        open_run(audit_params.audit.runs_dir, "r1", audit_params)
+
+
+def test_data_built_with_another_embedder_is_refused(audit_params):
+    other = audit_params.model_copy(update={"embedding": audit_params.embedding.model_copy(update={"model": "BAAI/bge-small-en"})})
+    with pytest.raises(ParamsError, match="embedding.model is 'BAAI/bge-small-en' but the knowledge base's embeddings"):
+        check_embedder(other)
