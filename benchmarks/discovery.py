@@ -42,6 +42,7 @@ PAPER = {"profile": "paper-regime", "seeds": (0,), "budget": 20000, "questions.p
                       "sea_plus adaptive only": {"search.plus.weighted_draw": False}}}
 REFERENCE_PRICES = {"generator": "openai:gpt-4o", "testee": "openai:gpt-4o-mini"}
 WRITER_OUTPUT_TOKENS_PER_QUESTION, REPHRASE_OUTPUT_TOKENS_PER_VARIANT = 90, 30
+REAL_MODEL, REAL_BUDGET, REAL_SETTING = "local:smollm2-135m", 1000, "SmolLM2, 5 questions"
 T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}  # Student's t, 95% two-sided
 
 
@@ -55,7 +56,12 @@ class Runner:
         self._models: dict[str, object] = {}
 
     def run(self, profile: str, seed: int, arm: str, budget: int, extra: dict, label: str) -> tuple[ArmDir, Workspace]:
-        params = load_params("params.yaml", {**self.overrides, **extra, "models.testee.model": f"simulated:{profile}",
+        return self.run_model(f"simulated:{profile}", seed, arm, budget, extra, label)
+
+    def run_model(self, testee: str, seed: int, arm: str, budget: int, extra: dict | None = None,
+                  label: str | None = None) -> tuple[ArmDir, Workspace]:
+        profile, label = testee.partition(":")[2], label or arm
+        params = load_params("params.yaml", {**self.overrides, **(extra or {}), "models.testee.model": testee,
                                              "search.seed": seed, "search.arms": [arm], "budget.testee_calls": budget,
                                              "audit.runs_dir": str(self.root), "audit.testees": []})
         run = open_run(params.audit.runs_dir, f"{profile}-{seed}-{label.replace(' ', '_')}", params)
@@ -74,7 +80,7 @@ class Runner:
         return arm_dir, ws
 
 
-def at_budget(arm: ArmDir, params, budget: int, planted: dict[int, int], prices: PriceTable) -> dict:
+def at_budget(arm: ArmDir, params, budget: int, planted: dict[int, int] | None, prices: PriceTable) -> dict:
     """An arm's figures after the last step that stayed within `budget` questions."""
     arm_root = arm.root
     metrics = [m for m in step_metrics(arm) if m["cumulative_questions"] <= budget]
@@ -86,7 +92,8 @@ def at_budget(arm: ArmDir, params, budget: int, planted: dict[int, int], prices:
     generator_tokens = _generator_tokens(paragraphs, params)
     generator_dollars = prices.cost(REFERENCE_PRICES["generator"], *generator_tokens)
     wrong = last["cumulative_wrong"]
-    found = findings(paragraphs.dropna(subset=["error_rate"]), planted)
+    evaluated = paragraphs.dropna(subset=["error_rate"])
+    found = findings(evaluated, planted) if planted is not None else {"sources": int(evaluated["source"].sum())}
     return {"questions": last["cumulative_questions"], "steps": last["step"] + 1, "error_rate": last["cumulative_error_rate"],
             "wrong": wrong, **found,
             "tokens_per_error": (int(answers["input_tokens"].sum() + answers["output_tokens"].sum()) + sum(generator_tokens)) / wrong
@@ -126,11 +133,15 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=len(SEEDS), help="use the first N seeds (a quick look; the report says so)")
     parser.add_argument("--skip-paper", action="store_true", help="leave out the paper-setting comparison")
     parser.add_argument("--report-only", action="store_true", help="rebuild the report from the rows of the last run")
+    parser.add_argument("--real-model", action="store_true",
+                        help=f"only the comparison on {REAL_MODEL} ({REAL_BUDGET} questions per arm), added to the last run's rows")
     args = parser.parse_args()
     root = Path("runs/bench-discovery")
     rows_file = root / "rows.jsonl"
-    if args.report_only:
+    if args.report_only or args.real_model:
         rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
+        if args.real_model:
+            rows = [r for r in rows if r["setting"] != REAL_SETTING] + real_model_rows(root, rows_file)
         return publish(rows, args, seconds=rows[-1]["elapsed_s"])
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
@@ -163,6 +174,20 @@ def main() -> None:
                     _keep(rows_file, rows[-1], started)
                 print(f"{profile} seed {seed} {arm}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
     publish(rows, args, time.perf_counter() - started)
+
+
+def real_model_rows(root: Path, rows_file: Path) -> list[dict]:
+    """The arms on a real small model: no ground truth, and near chance, so little room between arms."""
+    started = time.perf_counter()
+    runner, rows = Runner(root / "smollm2", STEP_SETTING), []
+    prices = PriceTable(default_prices())
+    for arm in ARMS:
+        arm_dir, ws = runner.run_model(REAL_MODEL, SEEDS[0], arm, REAL_BUDGET)
+        rows.append({"setting": REAL_SETTING, "profile": REAL_MODEL, "seed": SEEDS[0], "arm": arm, "budget": REAL_BUDGET,
+                     **at_budget(arm_dir, ws.params, REAL_BUDGET, None, prices)})
+        _keep(rows_file, rows[-1], started)
+        print(f"{REAL_MODEL} {arm}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
+    return rows
 
 
 def _keep(rows_file: Path, row: dict, started: float) -> None:
@@ -246,11 +271,11 @@ def _fmt(cell: dict | None, digits: int = 3) -> str:
 def markdown(report: dict) -> str:
     lines = ["# Discovery benchmark", "", f"Command: `{report['command']}` ({report['seconds']} s). Mean and 95% interval over "
              "seeds. Fixed before any result: profiles, seeds, arms and budgets below (`fixed_before_results` in the JSON).", ""]
-    header = ("| setting | profile | budget | arm | error rate | × random | wrong | sources | precision | recall | "
+    header = ("| setting | profile | budget | arm | seeds | error rate | × random | wrong | sources | precision | recall | "
               "budget inside | sources / 1k calls | $ / error |")
     lines += [header, "|" + " --- |" * (header.count("|") - 1)]
     for g in report["groups"]:
-        lines.append(f"| {g['setting']} | {g['profile']} | {g['budget']} | {g['arm']} | {_fmt(g.get('error_rate'))} | "
+        lines.append(f"| {g['setting']} | {g['profile']} | {g['budget']} | {g['arm']} | {g['seeds']} | {_fmt(g.get('error_rate'))} | "
                      f"{_fmt(g.get('error_rate_vs_random'), 2)} | {_fmt(g.get('wrong'), 0)} | {_fmt(g.get('sources'), 0)} | "
                      f"{_fmt(g.get('precision'), 2)} | {_fmt(g.get('recall'), 2)} | {_fmt(g.get('budget_inside'), 2)} | "
                      f"{_fmt(g.get('sources_per_1000_calls'), 1)} | {_fmt(g.get('dollars_per_error'), 5)} |")
