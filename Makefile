@@ -44,9 +44,11 @@ test: $(STAMP)
 	pytest
 
 # Discovery per unit of budget: every arm x 3 blind-spot profiles x 5 seeds, plus the paper's
-# setting -> reports/benchmarks/discovery.json, .md and .png (about an hour on 2 cores)
+# setting, then the arms on SmolLM2 -> reports/benchmarks/discovery.json, .md and .png
+# (about an hour on 2 cores)
 bench: audit
 	python benchmarks/discovery.py
+	python benchmarks/discovery.py --real-model
 
 # Where an audit's time goes: seconds per task and step, Prefect overhead, replay
 # -> reports/benchmarks/steps.json and steps.md

@@ -140,9 +140,11 @@ def main() -> None:
     rows_file = root / "rows.jsonl"
     if args.report_only or args.real_model:
         rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
-        if args.real_model:
-            rows = [r for r in rows if r["setting"] != REAL_SETTING] + real_model_rows(root, rows_file)
-        return publish(rows, args, seconds=rows[-1]["elapsed_s"])
+        if args.real_model:  # replaces the real-model rows of an earlier run
+            rows = [r for r in rows if r["setting"] != REAL_SETTING]
+            rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+            rows += real_model_rows(root, rows_file)
+        return publish(rows, args, seconds=max(r["elapsed_s"] for r in rows if r["setting"] != REAL_SETTING))
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     base = load_params()
@@ -241,6 +243,10 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
     random = frame[frame["arm"] == "random"].set_index(["setting", "profile", "seed", "budget"])["error_rate"]
     frame["error_rate_vs_random"] = [r.error_rate / random.get((r.setting, r.profile, r.seed, r.budget), np.nan)
                                      for r in frame.itertuples()]
+    settings = list(dict.fromkeys(["5 questions", "paper: 25 questions", REAL_SETTING]))
+    arm_order = {arm: i for i, arm in enumerate([*ARMS, *PAPER["variants"]])}
+    frame = frame.sort_values(["setting", "profile", "budget", "arm"], key=lambda c: c.map(
+        {"setting": settings.index, "arm": arm_order.get}.get(c.name, lambda v: v)), kind="stable")
     groups = []
     for (setting, profile, budget, arm), group in frame.groupby(["setting", "profile", "budget", "arm"], sort=False):
         groups.append({"setting": setting, "profile": profile, "budget": budget, "arm": arm, "seeds": len(group),
@@ -279,7 +285,9 @@ def markdown(report: dict) -> str:
                      f"{_fmt(g.get('error_rate_vs_random'), 2)} | {_fmt(g.get('wrong'), 0)} | {_fmt(g.get('sources'), 0)} | "
                      f"{_fmt(g.get('precision'), 2)} | {_fmt(g.get('recall'), 2)} | {_fmt(g.get('budget_inside'), 2)} | "
                      f"{_fmt(g.get('sources_per_1000_calls'), 1)} | {_fmt(g.get('dollars_per_error'), 5)} |")
-    lines += ["", "![cumulative error per arm](discovery.png)", ""]
+    lines += ["", f"Rows for {REAL_MODEL} come from `python benchmarks/discovery.py --real-model` (part of `make bench`): "
+              "a real model has no planted ground truth, so only error rates and sources are shown.", "",
+              "![cumulative error per arm](discovery.png)", ""]
     return "\n".join(lines) + "\n"
 
 
@@ -288,7 +296,7 @@ def curve_figure(rows: list[dict]) -> bytes:
     from sea.audit.figures import ARM_COLOURS, plt, png
 
     five = [r for r in rows if r["setting"] == "5 questions" and r["budget"] == max(BUDGETS)]
-    profiles = list(dict.fromkeys(r["profile"] for r in five))
+    profiles = list(dict.fromkeys(r["profile"] for r in five)) or ["(no 5-question runs yet)"]
     figure, axes = plt.subplots(1, len(profiles), figsize=(5.5 * len(profiles), 4), squeeze=False, sharey=True)
     grid = np.arange(200, max(BUDGETS) + 1, 200)
     for axis, profile in zip(axes[0], profiles, strict=True):
