@@ -244,7 +244,7 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
     frame["error_rate_vs_random"] = [r.error_rate / random.get((r.setting, r.profile, r.seed, r.budget), np.nan)
                                      for r in frame.itertuples()]
     settings = list(dict.fromkeys(["5 questions", "paper: 25 questions", REAL_SETTING]))
-    arm_order = {arm: i for i, arm in enumerate([*ARMS, *PAPER["variants"]])}
+    arm_order = {arm: i for i, arm in enumerate(dict.fromkeys([*ARMS, *PAPER["variants"]]))}
     frame = frame.sort_values(["setting", "profile", "budget", "arm"], key=lambda c: c.map(
         {"setting": settings.index, "arm": arm_order.get}.get(c.name, lambda v: v)), kind="stable")
     groups = []
