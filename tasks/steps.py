@@ -18,6 +18,8 @@ from sea.audit import steps
 from sea.audit.rundir import ArmDir
 from sea.audit.workspace import Workspace
 
+# Six explicit bodies rather than one generated wrapper: TASK_SOURCE hashes a task's own source,
+# so a shared wrapper would give all six phases of a step the same cache key.
 CACHED = {"cache_policy": INPUTS + TASK_SOURCE, "persist_result": True}
 MODEL_CALLING = {**CACHED, "retries": 2, "retry_delay_seconds": 10}
 

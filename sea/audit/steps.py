@@ -6,6 +6,8 @@ prune writes state.json last, which marks the step complete."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import pandas as pd
 import pyarrow as pa
 
@@ -24,7 +26,6 @@ from sea.search.state import SearchState
 
 BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
 QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
-STEP_FILES = (BATCH, EVALUATION, UPDATED, METRICS, QUESTIONS, ANSWERS, PARAGRAPHS)
 
 
 def _state_at(arm: ArmDir, step: int) -> SearchState:
@@ -64,8 +65,7 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
     state, batch = _state_at(arm, step), _batch(arm, step)
     questions = {p: askable(ws.bank.questions(p)) for p in batch.para_ids}
     limits = ws.params.budget
-    budget = Budget(limits.testee_calls, limits.tokens, limits.dollars)
-    budget.spent = Reservation(**state.spent)
+    budget = Budget(limits.testee_calls, limits.tokens, limits.dollars, spent=Reservation(**state.spent))
     testee = ws.testee(arm.testee)
     testee.budget = budget
 
@@ -88,7 +88,7 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
     error_rates = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])
     write_json(directory / EVALUATION, {
         "evaluated": evaluated, "error_rates": {str(p): rate for p, rate in error_rates.items()}, "exhausted": exhausted,
-        "spent": {"calls": budget.spent.calls, "tokens": budget.spent.tokens, "dollars": budget.spent.dollars},
+        "spent": asdict(budget.spent),
         "calls_left": budget.calls_left,
     })
     return {"questions": len(records), "paragraphs": len(evaluated), "budget_exhausted": exhausted}

@@ -81,9 +81,10 @@ class Budget:
     Cached replies are charged like fresh ones: the budget measures the work an audit did, so a
     resumed run stops exactly where an uninterrupted one would."""
 
-    def __init__(self, calls: int | None = None, tokens: int | None = None, dollars: float | None = None):
+    def __init__(self, calls: int | None = None, tokens: int | None = None, dollars: float | None = None,
+                 spent: Reservation | None = None):
         self.limits = {"calls": calls, "tokens": tokens, "dollars": dollars}  # None: not limited
-        self.spent = Reservation(0, 0, 0.0)
+        self.spent = spent or Reservation(0, 0, 0.0)  # a resumed audit continues from what it had spent
         self.reserved = Reservation(0, 0, 0.0)
 
     def reserve(self, tokens: int, dollars: float | None) -> Reservation:

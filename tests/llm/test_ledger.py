@@ -1,6 +1,6 @@
 import pytest
 
-from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices
+from sea.llm.ledger import Budget, Ledger, PriceTable, Reservation, default_prices
 from sea.llm.types import BudgetExhausted
 
 
@@ -29,3 +29,11 @@ def test_reservations_count_against_the_limit_until_settled():
     second = budget.reserve(50, None)  # 30 spent + 50 fits
     budget.release(second)
     assert budget.spent.calls == 1 and budget.spent.tokens == 30 and budget.reserved.tokens == 0
+
+
+def test_a_budget_resumed_with_what_was_spent_allows_only_the_rest():
+    budget = Budget(calls=3, spent=Reservation(2, 100, 0.0))
+    budget.settle(budget.reserve(10, None), 10, None)
+    with pytest.raises(BudgetExhausted):
+        budget.reserve(10, None)
+    assert budget.spent.calls == 3 and budget.calls_left == 0
