@@ -14,25 +14,18 @@ from tqdm import tqdm
 from flows.tracking import AuditTracker
 from sea.audit.figures import arm_figures
 from sea.audit.outputs import gather_arm, step_metrics, summarise, write_summary
-from sea.audit.rundir import ArmDir, RunDir, new_run_id, open_run
-from sea.audit.validate import check_audit
-from sea.audit.workspace import Workspace, check_embedder
-from sea.errors import ParamsError
-from sea.settings import load_params
+from sea.audit.rundir import ArmDir, RunDir, open_run
+from sea.audit.validate import plan_audit
+from sea.audit.workspace import Workspace
 from tasks.steps import STEP_TASKS
 
 
 def open_audit(params_path: str, overrides: dict | None, run_id: str | None, resume: bool) -> RunDir:
-    """The run directory, new or continued, with its params checked before any model is called."""
-    params = load_params(params_path, overrides)
-    if resume and not run_id:
-        raise ParamsError("resume needs the id of the run to continue")
-    if not resume:  # a resumed run was checked when it started
-        check_audit(params)
-        check_embedder(params)
-    run = open_run(params.audit.runs_dir, run_id or new_run_id(), None if resume else params)
-    workspace = Workspace.of(run.root)
-    _ = workspace.models, workspace.index  # missing keys, data or a mismatched embedder fail here, before any call
+    """The run directory, new or continued, once everything that can be checked before a model
+    is called has been (the CLI checks the same before Prefect starts)."""
+    plan = plan_audit(params_path, overrides, run_id, resume)
+    run = open_run(plan.params.audit.runs_dir, plan.run_id, None if resume else plan.params)
+    _ = Workspace.of(run.root).index  # loads the index once, before any step
     return run
 
 
@@ -41,8 +34,11 @@ def run_arm(run: RunDir, arm: ArmDir, tracker: AuditTracker, progress: bool) -> 
     calls = run.params.budget.testee_calls
     with tqdm(total=calls, initial=state.spent["calls"], unit="call", desc=arm.label, disable=not progress) as bar:
         while not state.finished:
+            # A step never begun here, or deleted to be redone, is computed afresh, not taken from
+            # Prefect's cache of an earlier attempt (whose files are gone).
+            fresh = not arm.step_dir(state.step).exists()
             for step_task in STEP_TASKS:
-                record = step_task(str(run.root), run.nonce, arm.testee, arm.arm, state.step)
+                record = step_task.with_options(refresh_cache=fresh)(str(run.root), run.nonce, arm.testee, arm.arm, state.step)
             tracker.log_steps(arm, step_metrics(arm))
             state = arm.load_state()
             bar.update(state.spent["calls"] - bar.n)

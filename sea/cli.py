@@ -84,16 +84,19 @@ def _questions_preview(args: argparse.Namespace) -> None:
 def _audit(args: argparse.Namespace) -> None:
     import os
 
-    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")  # task-run chatter would drown the progress bars
-    from flows.audit import sea_audit
+    from sea.audit.validate import plan_audit
     from sea.settings import parse_override
 
     overrides = dict(parse_override(text) for text in args.set)
-    summary = sea_audit(params_path=str(args.params), overrides=overrides, run_id=args.resume or args.run_id,
-                        resume=bool(args.resume), summary_dir=args.summary_dir, progress=not args.quiet)
+    # Every user error surfaces here, in a second or two, before Prefect or any model starts.
+    plan = plan_audit(args.params, overrides, args.resume or args.run_id, bool(args.resume))
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")  # task-run chatter would drown the progress bars
+    from flows.audit import sea_audit
+
+    summary = sea_audit(params_path=str(args.params), overrides=overrides, run_id=plan.run_id, resume=plan.resume,
+                        summary_dir=args.summary_dir, progress=not args.quiet)
     print(format_summary(summary))
-    runs_dir = load_params(args.params, overrides).audit.runs_dir
-    print(f"\nrun: {runs_dir / summary['run_id']}   report: sea report {summary['run_id']}   "
+    print(f"\nrun: {plan.params.audit.runs_dir / plan.run_id}   report: sea report {plan.run_id}   "
           f"MLflow: make mlflow-ui (then http://127.0.0.1:5000)")
 
 

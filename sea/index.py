@@ -106,13 +106,19 @@ def load_index(params: Params) -> DocumentIndex:
 
 
 def check_index(params: Params) -> None:
+    """The index on disk must come from the configured embedder and factory."""
     sidecar_path = params.paths.index_dir / INDEX_SIDECAR
     if not sidecar_path.is_file():
         raise ParamsError(f"no index in {params.paths.index_dir}; build it with `dvc repro` (or `sea index build`)")
-    built_with = json.loads(sidecar_path.read_text(encoding="utf-8"))["embedding_model"]
-    if built_with != params.embedding.model:
+    sidecar = json.loads(sidecar_path.read_text(encoding="utf-8"))
+    if sidecar["embedding_model"] != params.embedding.model:
         raise ParamsError(f"embedding.model is {params.embedding.model!r} but the index in {params.paths.index_dir} was "
-                          f"built with {built_with!r}; rebuild the pipeline with `dvc repro` or set embedding.model back")
+                          f"built with {sidecar['embedding_model']!r}; rebuild the pipeline with `dvc repro` or set "
+                          f"embedding.model back")
+    if sidecar["factory"] != params.index.factory:
+        raise ParamsError(f"index.factory is {params.index.factory!r} but the index in {params.paths.index_dir} was built "
+                          f"as {sidecar['factory']!r}; rebuild it with `dvc repro` (or `sea index build`) or set "
+                          f"index.factory back")
 
 
 def build_index(params: Params) -> dict:

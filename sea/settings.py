@@ -84,6 +84,7 @@ class ModelSettings(_Section):
     tokens_per_minute: float | None = Field(default=None, gt=0)
     timeout_s: float = Field(default=60.0, gt=0)
     max_attempts: int = Field(default=6, ge=1)
+    stop_after_failures: int = Field(default=10, ge=1)  # calls in a row failed for good -> stop the run
     backoff_base_s: float = Field(default=1.0, ge=0)
     backoff_cap_s: float = Field(default=60.0, ge=0)
     temperature: float = Field(default=0.1, ge=0, le=2)
@@ -100,6 +101,17 @@ class ModelSettings(_Section):
         if provider == "local" and name not in LOCAL_MODELS:
             raise ValueError(f"unknown local model {name!r}; choose one of {', '.join(LOCAL_MODELS)}")
         return model
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url_is_http(cls, base_url: str | None) -> str | None:
+        from urllib.parse import urlsplit
+
+        if base_url is not None:
+            parts = urlsplit(base_url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError(f"base_url {base_url!r} is not an http(s) URL; write it like http://127.0.0.1:8000/v1")
+        return base_url
 
     @model_validator(mode="after")
     def _endpoint_given(self) -> ModelSettings:

@@ -17,11 +17,17 @@ from prefect.cache_policies import INPUTS, TASK_SOURCE
 from sea.audit import steps
 from sea.audit.rundir import ArmDir
 from sea.audit.workspace import Workspace
+from sea.errors import SeaError
 
 # Six explicit bodies rather than one generated wrapper: TASK_SOURCE hashes a task's own source,
 # so a shared wrapper would give all six phases of a step the same cache key.
+def _retry_unless_user_error(task, task_run, state) -> bool:
+    """A SeaError (a failing endpoint, a damaged file) names a problem that a retry cannot fix."""
+    return not isinstance(state.data, SeaError)
+
+
 CACHED = {"cache_policy": INPUTS + TASK_SOURCE, "persist_result": True}
-MODEL_CALLING = {**CACHED, "retries": 2, "retry_delay_seconds": 10}
+MODEL_CALLING = {**CACHED, "retries": 2, "retry_delay_seconds": 10, "retry_condition_fn": _retry_unless_user_error}
 
 
 def _locate(run_root: str, testee: str, arm: str) -> tuple[Workspace, ArmDir]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from sea.files import read_json, write_json
+from sea.files import DamagedFile, read_json, write_json
 from sea.llm.meter import Meter, metered
 from sea.questions.generate import Drafted, QuestionGenerator
 from sea.questions.model import Question, question_from_record, question_record
@@ -25,7 +25,13 @@ class QuestionBank:
         self._entries: dict[int, dict] = {}
         completed = []
         for path in directory.glob("*.json"):
-            entry = read_json(path)
+            try:
+                entry = read_json(path)
+                entry["para_id"]
+            except (DamagedFile, KeyError, TypeError) as error:
+                problem = error.problem if isinstance(error, DamagedFile) else "not a question-bank entry"
+                raise DamagedFile(path, problem, "delete it and resume: the paragraph's questions are written again "
+                                                 "(an LLM writer's replies come from the response cache)") from None
             self._entries[entry["para_id"]] = entry
             if "questions" in entry:
                 completed.append(entry)

@@ -10,18 +10,16 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from sea.audit.rundir import ArmDir, RunDir
-from sea.audit.steps import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS
-from sea.files import read_json, write_json, write_parquet, write_text
+from sea.audit.rundir import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
+from sea.files import write_json, write_parquet, write_text
 
 STEPS_CSV, DAG_JSON, CATEGORIES_CSV = "steps.csv", "dag.json", "categories.csv"
 CURVE_COLUMNS = ("testee", "arm", "step", "questions", "cumulative_questions", "step_error_rate", "cumulative_error_rate")
 
 
 def step_metrics(arm: ArmDir) -> list[dict]:
-    return [read_json(arm.step_dir(step) / METRICS) for step in range(arm.load_state().step)]
+    return [arm.read(step, METRICS) for step in range(arm.load_state().step)]
 
 
 def gather_arm(arm: ArmDir) -> dict[str, Path]:
@@ -29,7 +27,7 @@ def gather_arm(arm: ArmDir) -> dict[str, Path]:
     steps = range(arm.load_state().step)
     written = {}
     for name in (QUESTIONS, ANSWERS, PARAGRAPHS):
-        tables = [pq.read_table(arm.step_dir(step) / name) for step in steps]
+        tables = [arm.read(step, name) for step in steps]
         if tables:
             written[name] = arm.root / name
             write_parquet(written[name], pa.concat_tables(tables))

@@ -15,9 +15,8 @@ import pandas as pd
 from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
 from sea.audit.outputs import CATEGORIES_CSV, curves, gather_arm, summarise
-from sea.audit.rundir import ArmDir, RunDir
-from sea.audit.steps import ANSWERS, PARAGRAPHS, QUESTIONS
-from sea.files import write_text
+from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
+from sea.files import read_table, write_text
 from sea.questions.model import LETTERS
 
 TOP_PARAGRAPHS = 20
@@ -48,10 +47,11 @@ def _arm_tables(arm: ArmDir) -> dict[str, pd.DataFrame]:
         gather_arm(arm)
     if not files[PARAGRAPHS].is_file():
         return {}
-    return {name: pd.read_csv(path) if name.endswith(".csv") else pd.read_parquet(path) for name, path in files.items()}
+    return {name: pd.read_csv(path) if name.endswith(".csv") else read_table(path).to_pandas() for name, path in files.items()}
 
 
 def build_report(run: RunDir, out: Path) -> Path:
+    run.check()  # a report of damaged or inconsistent files would state wrong figures
     summary = pd.DataFrame(summarise(run)["arms"])
     sections = [f"<h1>SEA audit <code>{html.escape(run.run_id)}</code></h1>", _setup(run), "<h2>Results</h2>",
                 _table(summary[["testee", "arm", "steps", "cumulative_questions", "cumulative_wrong", "cumulative_error_rate",

@@ -21,11 +21,13 @@ from pathlib import Path
 import yaml
 
 from sea.errors import ParamsError
-from sea.files import read_json, write_json
+from sea.files import DamagedFile, read_json, read_table, write_json
 from sea.search.state import SearchState
 from sea.settings import Params, parse_params
 
 CONFIG_FILE = "config.json"
+BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
+QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 # Sections that may change between a run and its resumption without changing its result.
 _RESUMABLE_CHANGES = ("audit.mlflow_tracking_uri", "audit.mlflow_experiment")
@@ -84,9 +86,52 @@ class ArmDir:
         return self.root / "steps" / f"{step:04d}"
 
     def load_state(self) -> SearchState:
-        if self.state_path.is_file():
-            return SearchState.load(self.state_path)
-        return SearchState(arm=self.arm, seed=self.seed)
+        if not self.state_path.is_file():
+            return SearchState(arm=self.arm, seed=self.seed)
+        try:
+            return SearchState.from_json(read_json(self.state_path))
+        except DamagedFile as damaged:
+            raise DamagedFile(self.state_path, damaged.problem, self._redo_arm) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise DamagedFile(self.state_path, f"not a search state: {type(error).__name__} {error}", self._redo_arm) from None
+
+    def read(self, step: int, name: str):
+        """A step file: JSON as parsed, Parquet as a pyarrow Table; a damaged one is named with its fix."""
+        path = self.step_dir(step) / name
+        try:
+            return read_json(path) if name.endswith(".json") else read_table(path)
+        except DamagedFile as damaged:
+            raise DamagedFile(path, damaged.problem, self.fix_for(step)) from None
+
+    def fix_for(self, step: int) -> str:
+        """How to recover from a damaged file of this step: redo the step while it is the one in
+        progress, else the arm (whose state already builds on it). Redone work costs no paid call:
+        every reply is in the response cache."""
+        in_progress = self.state_path.is_file() and step >= self.load_state().step
+        if in_progress:
+            return f"delete {self.step_dir(step)} and resume (`sea audit --resume {self.run_id}`); the step is redone"
+        return self._redo_arm
+
+    @property
+    def _redo_arm(self) -> str:
+        return (f"delete {self.root} and resume (`sea audit --resume {self.run_id}`): the arm is redone, every model "
+                f"call answered from the response cache, so no paid call is repeated")
+
+    @property
+    def run_id(self) -> str:
+        return self.root.parent.parent.name
+
+    def check(self) -> None:
+        """Every completed step's files are readable and agree with its metrics.json."""
+        for step in range(self.load_state().step):
+            metrics = self.read(step, METRICS)
+            expected = {ANSWERS: metrics["questions_asked"] + metrics["failed_calls"], PARAGRAPHS: metrics["paragraphs"],
+                        QUESTIONS: metrics["questions_asked"] + metrics["failed_calls"]}
+            for name, rows in expected.items():
+                found = self.read(step, name).num_rows
+                if found != rows:
+                    raise DamagedFile(self.step_dir(step) / name, f"{found} rows where the step's {METRICS} records {rows}",
+                                      self.fix_for(step))
 
     @property
     def label(self) -> str:
@@ -117,6 +162,11 @@ class RunDir:
         return [ArmDir(self.root / slug(testee.model) / arm, testee.model, arm, search.seed)
                 for testee in self.params.testee_settings() for arm in search.arms]
 
+    def check(self) -> None:
+        """Refuses a run whose files are damaged or disagree, naming the file and the fix."""
+        for arm in self.arms():
+            arm.check()
+
     def arm(self, testee: str, arm: str) -> ArmDir:
         for candidate in self.arms():
             if candidate.testee == testee and candidate.arm == arm:
@@ -124,10 +174,10 @@ class RunDir:
         raise ParamsError(f"run {self.run_id} has no arm {arm!r} for testee {testee!r}")
 
 
-def open_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir:
-    """The run directory, created for `params` when new. An existing run continues only with the
-    params it was started with (and the same data): anything else would mix two audits. With
-    params None the run must exist and continues with its own params."""
+def existing_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir | None:
+    """The run with this id, checked to continue with `params` (and the same data): anything else
+    would mix two audits; None when there is none yet. With params None the run must exist and
+    continues with its own params. Creates nothing."""
     if not _RUN_ID.match(run_id):
         raise ParamsError(f"run id {run_id!r}: use letters, digits, '.', '_' or '-' (at most 100 characters)")
     root = runs_dir / run_id
@@ -135,9 +185,7 @@ def open_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir:
         if params is None:
             known = ", ".join(sorted(p.name for p in runs_dir.glob("*") if (p / CONFIG_FILE).is_file())) or "none"
             raise ParamsError(f"no run {run_id!r} in {runs_dir} (runs there: {known}); start one with `sea audit`")
-        write_json(root / CONFIG_FILE, {"run_id": run_id, "nonce": uuid.uuid4().hex, "created": datetime.now(UTC).isoformat(),
-                                        "params": params.model_dump(mode="json"), "data_versions": data_versions(params)})
-        return RunDir(root)
+        return None
     run = RunDir(root)
     if params is not None:
         changed = differences(run.params, params)
@@ -150,6 +198,17 @@ def open_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir:
         raise ParamsError(f"run {run_id!r} was made with another {', '.join(stale)} than is built now; its results would "
                           f"not match the data. Start a new run with another --run-id")
     return run
+
+
+def open_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir:
+    """The run directory: the existing one (see existing_run), or a new one made for `params`."""
+    run = existing_run(runs_dir, run_id, params)
+    if run is not None:
+        return run
+    root = runs_dir / run_id
+    write_json(root / CONFIG_FILE, {"run_id": run_id, "nonce": uuid.uuid4().hex, "created": datetime.now(UTC).isoformat(),
+                                    "params": params.model_dump(mode="json"), "data_versions": data_versions(params)})
+    return RunDir(root)
 
 
 def differences(old: Params, new: Params) -> list[str]:

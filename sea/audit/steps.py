@@ -12,9 +12,9 @@ import pandas as pd
 import pyarrow as pa
 
 from sea.audit.metrics import step_metrics
-from sea.audit.rundir import ArmDir
+from sea.audit.rundir import ANSWERS, BATCH, EVALUATION, METRICS, PARAGRAPHS, QUESTIONS, UPDATED, ArmDir
 from sea.audit.workspace import Workspace
-from sea.files import read_json, write_json, write_parquet
+from sea.files import write_json, write_parquet
 from sea.llm.ledger import Budget, Reservation
 from sea.llm.meter import Meter
 from sea.questions.grading import CORRECT, FAILED, answers_table, ask, askable
@@ -24,8 +24,6 @@ from sea.search.adaptive import decided, next_round, round_order
 from sea.search.loop import Batch, choose_batch, fit_to_budget, paragraph_error_rates, prune_sources, update
 from sea.search.state import SearchState
 
-BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
-QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
 
 
 def _state_at(arm: ArmDir, step: int) -> SearchState:
@@ -36,7 +34,7 @@ def _state_at(arm: ArmDir, step: int) -> SearchState:
 
 
 def _batch(arm: ArmDir, step: int) -> Batch:
-    return Batch.from_json(read_json(arm.step_dir(step) / BATCH))
+    return Batch.from_json(arm.read(step, BATCH))
 
 
 def retrieve(ws: Workspace, arm: ArmDir, step: int) -> dict:
@@ -136,7 +134,7 @@ def _hint(ws: Workspace, para_id: int) -> str | None:
 
 
 def _evaluation(arm: ArmDir, step: int) -> dict:
-    evaluation = read_json(arm.step_dir(step) / EVALUATION)
+    evaluation = arm.read(step, EVALUATION)
     evaluation["error_rates"] = {int(p): rate for p, rate in evaluation["error_rates"].items()}
     return evaluation
 
@@ -153,7 +151,7 @@ def update_dag(ws: Workspace, arm: ArmDir, step: int) -> dict:
 def prune(ws: Workspace, arm: ArmDir, step: int) -> dict:
     """Deactivate sources whose descendants stopped failing, record the step, and save the state."""
     directory = arm.step_dir(step)
-    updated = read_json(directory / UPDATED)
+    updated = arm.read(step, UPDATED)
     state = SearchState.from_json(updated["state"])
     if state.step != step:
         raise RuntimeError(f"{arm.label}: the updated state is at step {state.step}, not {step}")
@@ -162,12 +160,12 @@ def prune(ws: Workspace, arm: ArmDir, step: int) -> dict:
     state.finished = (evaluation["exhausted"] or evaluation["calls_left"] == 0 or not batch.para_ids
                       or len(evaluation["evaluated"]) < len(batch.para_ids))
     state.step += 1
-    answers = pd.read_parquet(directory / ANSWERS)
+    answers = arm.read(step, ANSWERS).to_pandas()
     generation = Meter()
     for para_id in evaluation["evaluated"]:
         for role, tally in ws.bank.usage(para_id).by_role.items():
             generation.add(role, tally)
-    previous = read_json(arm.step_dir(step - 1) / METRICS) if step > 0 else None
+    previous = arm.read(step - 1, METRICS) if step > 0 else None
     metrics = step_metrics(step, answers, len(evaluation["evaluated"]), set(updated["new_sources"]), pruned, state,
                            generation, previous)
     write_parquet(directory / PARAGRAPHS, _paragraph_table(ws, step, batch, evaluation, state))

@@ -1,12 +1,47 @@
-"""Params that validate one by one but cannot make an audit together, refused before any model call."""
+"""Everything that can make an audit fail before it starts, checked before any run directory,
+Prefect server or model exists: params, budget, the built data, API keys and the run id."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
+from sea.audit.rundir import existing_run, new_run_id
+from sea.embeddings import SIDECAR_FILE
 from sea.errors import ParamsError
-from sea.settings import Params
+from sea.files import read_json
+from sea.index import check_index
+from sea.llm.keys import api_key
+from sea.settings import Params, load_params
+
+
+@dataclass(frozen=True)
+class AuditPlan:
+    params: Params
+    run_id: str
+    resume: bool
+
+
+def plan_audit(params_path: str | Path, overrides: dict | None, run_id: str | None, resume: bool) -> AuditPlan:
+    """The audit to run, or a ParamsError naming what is wrong and the fix. Creates nothing."""
+    if resume and not run_id:
+        raise ParamsError("resume needs the id of the run to continue")
+    run_id = run_id or new_run_id()
+    params = load_params(params_path, overrides)
+    run = existing_run(params.audit.runs_dir, run_id, None if resume else params)
+    if run is not None:
+        params = run.params  # a resumed run keeps the params it was started with
+        run.check()
+    check_audit(params)
+    check_embedder(params)
+    for settings in [*params.testee_settings(), params.models.generator, params.models.verifier]:
+        if settings is not None:
+            api_key(settings)
+    return AuditPlan(params, run_id, resume)
 
 
 def check_audit(params: Params) -> None:
+    """Params that validate one by one but cannot make an audit together."""
     budget, search, questions = params.budget, params.search, params.questions
     if budget.testee_calls is None and budget.tokens is None and budget.dollars is None:
         raise ParamsError("budget: an audit needs a limit; set budget.testee_calls (or tokens or dollars)")
@@ -23,3 +58,17 @@ def check_audit(params: Params) -> None:
     if budget.tokens is not None and budget.tokens < per_batch * per_call:
         raise ParamsError(f"budget.tokens: {budget.tokens} cannot pay for one batch ({per_batch} calls of at least "
                           f"{per_call} output tokens each); raise it or lower search.batch_size")
+
+
+def check_embedder(params: Params) -> None:
+    """The knowledge base's document vectors and the index must come from the configured embedder
+    (vectors of two models are not comparable) and the index from the configured factory."""
+    sidecar = params.paths.embeddings_dir / SIDECAR_FILE
+    if not sidecar.is_file():
+        raise ParamsError(f"no document embeddings in {params.paths.embeddings_dir}; build them with `dvc repro` (or `sea embed`)")
+    built_with = read_json(sidecar)["model"]
+    if built_with != params.embedding.model:
+        raise ParamsError(f"embedding.model is {params.embedding.model!r} but the knowledge base's embeddings in "
+                          f"{params.paths.embeddings_dir} were made with {built_with!r}; rebuild with `dvc repro` "
+                          f"or set embedding.model back")
+    check_index(params)

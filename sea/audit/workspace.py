@@ -10,16 +10,13 @@ import pandas as pd
 
 from sea.audit.bank import QuestionBank
 from sea.audit.rundir import RunDir
-from sea.embeddings import SIDECAR_FILE, Embedder, embedding_cache_path
-from sea.errors import ParamsError
-from sea.files import read_json
-from sea.index import DocumentIndex, check_index, load_index
+from sea.embeddings import Embedder, embedding_cache_path
+from sea.index import DocumentIndex, load_index
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.client import ModelClient
 from sea.llm.registry import Models, build_models
 from sea.paragraphs import ParagraphEmbeddings
 from sea.questions.generate import QuestionGenerator
-from sea.settings import Params
 
 _open: dict[Path, Workspace] = {}
 
@@ -74,17 +71,3 @@ class Workspace:
 
     def testee(self, model: str) -> ModelClient:
         return self.models.testees[model]
-
-
-def check_embedder(params: Params) -> None:
-    """The knowledge base's document vectors and the index must come from the configured embedder:
-    vectors of two models are not comparable."""
-    sidecar = params.paths.embeddings_dir / SIDECAR_FILE
-    if not sidecar.is_file():
-        raise ParamsError(f"no document embeddings in {params.paths.embeddings_dir}; build them with `dvc repro` (or `sea embed`)")
-    built_with = read_json(sidecar)["model"]
-    if built_with != params.embedding.model:
-        raise ParamsError(f"embedding.model is {params.embedding.model!r} but the knowledge base's embeddings in "
-                          f"{params.paths.embeddings_dir} were made with {built_with!r}; rebuild with `dvc repro` "
-                          f"or set embedding.model back")
-    check_index(params)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from pathlib import Path
 
 from sea.llm.types import Decoding, Message, ProviderReply
 from sea.sqlite_store import connect
+
+log = logging.getLogger(__name__)
 
 
 def cache_key(model: str, endpoint: str, messages: list[Message], decoding: Decoding) -> str:
@@ -27,17 +30,35 @@ def cache_key(model: str, endpoint: str, messages: list[Message], decoding: Deco
 
 
 class ResponseCache:
+    """Every row carries a checksum of its key and reply: a row changed or damaged on disk (a
+    letter edited, a token count gone negative) is not trusted but refetched, and counted in
+    `rejected`. Rows of a cache written before checksums existed are signed once, when it is
+    first opened."""
+
     def __init__(self, path: Path | None):
         self._db = connect(path)
-        self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, reply TEXT)")
+        self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, reply TEXT, checksum TEXT)")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(responses)")}
+        if "checksum" not in columns:
+            with self._db:
+                self._db.execute("ALTER TABLE responses ADD COLUMN checksum TEXT")
+                rows = self._db.execute("SELECT key, reply FROM responses").fetchall()
+                self._db.executemany("UPDATE responses SET checksum = ? WHERE key = ?",
+                                     [(_checksum(key, reply), key) for key, reply in rows])
         self.hits = 0
         self.misses = 0
+        self.rejected = 0
 
     def get(self, key: str) -> ProviderReply | None:
-        row = self._db.execute("SELECT reply FROM responses WHERE key = ?", (key,)).fetchone()
-        reply = _decode(row[0]) if row else None
+        row = self._db.execute("SELECT reply, checksum FROM responses WHERE key = ?", (key,)).fetchone()
+        reply = None
+        if row:
+            reply = _decode(row[0]) if row[1] == _checksum(key, row[0]) else None
+            if reply is None:
+                self.rejected += 1
+                log.warning("response cache: the row for key %s… failed its checks; asking the model again", key[:12])
         if reply is None:
-            self.misses += 1  # absent, or corrupt and so refreshed by the next put
+            self.misses += 1  # absent, or rejected and so replaced by the next put
         else:
             self.hits += 1
         return reply
@@ -45,13 +66,23 @@ class ResponseCache:
     def put(self, key: str, model: str, reply: ProviderReply) -> None:
         encoded = json.dumps({"text": reply.text, "input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens})
         with self._db:
-            self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?)", (key, model, encoded))
+            self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
+                             (key, model, encoded, _checksum(key, encoded)))
+
+
+def _checksum(key: str, reply: object) -> str:
+    return hashlib.sha256(f"{key}\0{reply}".encode()).hexdigest()
 
 
 def _decode(stored: object) -> ProviderReply | None:
+    """The reply, or None unless it has the right fields, types and ranges."""
     try:
         fields = json.loads(stored)
-        reply = ProviderReply(str(fields["text"]), int(fields["input_tokens"]), int(fields["output_tokens"]))
-    except (TypeError, ValueError, KeyError):
+    except (TypeError, ValueError):
         return None
-    return reply
+    if not isinstance(fields, dict):
+        return None
+    text, tokens = fields.get("text"), (fields.get("input_tokens"), fields.get("output_tokens"))
+    if not isinstance(text, str) or not all(type(n) is int and 0 <= n < 10_000_000 for n in tokens):
+        return None
+    return ProviderReply(text, *tokens)

@@ -10,9 +10,10 @@ from typing import Protocol, TypeVar
 
 from sea.llm import meter
 from sea.llm.cache import ResponseCache, cache_key
-from sea.llm.ledger import Budget, Ledger, PriceTable
+from sea.llm.ledger import Budget, Ledger, PriceTable, Reservation
 from sea.llm.limits import RateLimiter, backoff_seconds
-from sea.llm.types import BudgetExhausted, CallFailure, Completion, Decoding, Message, ProviderError, ProviderReply
+from sea.llm.types import (BudgetExhausted, CallFailure, Completion, Decoding, EndpointFailing, Message, ProviderError,
+                           ProviderReply)
 from sea.settings import ModelSettings
 
 log = logging.getLogger(__name__)
@@ -42,8 +43,11 @@ def input_token_bound(messages: Sequence[Message]) -> int:
 
 class ModelClient:
     """Calls one model in one role. Inside an in-flight slot, the call's worst case is reserved
-    against the budget (if this role has one) before anything is sent; then the cache is asked;
-    only a miss reaches the provider, paced by the rate limits and retried with backoff."""
+    against the budget before anything is sent; then the cache is asked; only a miss reaches the
+    provider, paced by the rate limits and retried with backoff. An attempt that may have been
+    processed without a readable reply (a timeout, a connection lost after sending) is paid for at
+    its worst case, and its retry reserves anew. After `stop_after_failures` calls in a row failed
+    for good, every further call raises EndpointFailing."""
 
     def __init__(self, role: str, settings: ModelSettings, provider: Provider, *, cache: ResponseCache,
                  ledger: Ledger, prices: PriceTable, budget: Budget | None = None, limiter: RateLimiter | None = None):
@@ -56,6 +60,10 @@ class ModelClient:
         self.budget = budget
         self.limiter = limiter or RateLimiter.for_settings([settings])
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._unlimited = Budget()
+        self._reached = False  # the endpoint has answered at least once
+        self._failures_in_a_row = 0
+        self.failing: EndpointFailing | None = None
 
     def decoding(self, **overrides) -> Decoding:
         """The role's decoding parameters from params.yaml, with per-call overrides."""
@@ -67,54 +75,91 @@ class ModelClient:
 
     async def complete(self, messages: list[Message], decoding: Decoding | None = None) -> Completion:
         """The model's reply. Raises BudgetExhausted before anything is sent when the budget
-        cannot cover the call, and CallFailed (with the reason) when every attempt failed."""
+        cannot cover the call, CallFailed (with the reason) when every attempt failed, and
+        EndpointFailing once too many calls in a row have failed."""
         decoding = decoding or self.decoding()
         input_bound = input_token_bound(messages)
+        worst = (input_bound + decoding.max_tokens, self._cost(input_bound, decoding.max_tokens))
         key = cache_key(self.settings.model, self.provider.endpoint, messages, decoding)
+        budget = self.budget or self._unlimited
         async with self.limiter:
-            reservation = None
-            if self.budget:
-                reservation = self.budget.reserve(input_bound + decoding.max_tokens, self._cost(input_bound, decoding.max_tokens))
+            if self.failing:
+                raise self.failing
             started = time.perf_counter()
+            reservation = await budget.reserve(*worst)
             reply = self.cache.get(key)
             cached = reply is not None
-            if reply is None:
+            if cached:
+                budget.settle(reservation, reply.input_tokens + reply.output_tokens,
+                              self._cost(reply.input_tokens, reply.output_tokens))
+            else:
                 try:
-                    reply = await self._call_with_retries(messages, decoding, input_bound + decoding.max_tokens)
-                except CallFailed:
-                    if reservation:
-                        self.budget.release(reservation)
+                    reply = await self._call_with_retries(messages, decoding, budget, reservation, worst)
+                except CallFailed as failed:
                     self.ledger.record_failure(self.role, self.settings.model)
+                    self._count_failure(failed.failure.reason)
                     raise
+                self._failures_in_a_row = 0
                 self.cache.put(key, self.settings.model, reply)
-            cost = self._cost(reply.input_tokens, reply.output_tokens)
-            if reservation:
-                self.budget.settle(reservation, reply.input_tokens + reply.output_tokens, cost)
+        cost = self._cost(reply.input_tokens, reply.output_tokens)
         self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens, cost, cached)
         meter.record(self.role, reply.input_tokens, reply.output_tokens, cost)
         return Completion(reply.text, reply.input_tokens, reply.output_tokens, cost, time.perf_counter() - started,
                           cached, self.settings.model)
 
-    async def _call_with_retries(self, messages: list[Message], decoding: Decoding, token_bound: int) -> ProviderReply:
-        """Runs inside an in-flight slot; backing off keeps the slot, easing load on a struggling server."""
+    def _count_failure(self, reason: str) -> None:
+        self._failures_in_a_row += 1
+        if self._failures_in_a_row >= self.settings.stop_after_failures and not self.failing:
+            where = self.provider.endpoint
+            self.failing = EndpointFailing(
+                f"{self.settings.model} at {where}: the last {self._failures_in_a_row} calls all failed "
+                f"(last: {reason}); check that the endpoint is up and its base_url, model name and API key "
+                f"are right (`sea models check {self.settings.model}`), then resume the run")
+
+    async def _call_with_retries(self, messages: list[Message], decoding: Decoding, budget: Budget,
+                                 reservation: Reservation | None, worst: tuple[int, float | None]) -> ProviderReply:
+        """Runs inside an in-flight slot; backing off keeps the slot, easing load on a struggling
+        server. A connection refused before the endpoint has ever answered is not retried: the
+        endpoint is down or misconfigured, and the run should say so at once."""
         settings = self.settings
-        for attempt in range(1, settings.max_attempts + 1):
-            await self.limiter.pace(token_bound)
-            try:
-                return await self.provider.complete(messages, decoding)
-            except ProviderError as error:
-                if not error.retryable or attempt == settings.max_attempts:
-                    raise CallFailed(CallFailure(error.reason, attempt, settings.model)) from None
-                delay = backoff_seconds(attempt - 1, error.retry_after, settings.backoff_base_s, settings.backoff_cap_s)
-                log.warning("%s attempt %d failed (%s); retrying in %.2f s", settings.model, attempt, error.reason, delay)
-                await asyncio.sleep(delay)
+        in_flight = False  # the request of the current attempt may be at the server
+        try:
+            for attempt in range(1, settings.max_attempts + 1):
+                if reservation is None:
+                    reservation = await budget.reserve(*worst)  # the retry of an attempt that was paid for
+                await self.limiter.pace(worst[0])
+                in_flight = True
+                try:
+                    reply = await self.provider.complete(messages, decoding)
+                except ProviderError as error:
+                    in_flight = False
+                    if error.billable:
+                        budget.settle_worst_case(reservation)
+                        reservation = None
+                    if not error.unreachable:
+                        self._reached = True
+                    if (not error.retryable or attempt == settings.max_attempts
+                            or (error.unreachable and not self._reached)):
+                        raise CallFailed(CallFailure(error.reason, attempt, settings.model)) from None
+                    delay = backoff_seconds(attempt - 1, error.retry_after, settings.backoff_base_s, settings.backoff_cap_s)
+                    log.warning("%s attempt %d failed (%s); retrying in %.2f s", settings.model, attempt, error.reason, delay)
+                    await asyncio.sleep(delay)
+                else:
+                    budget.settle(reservation, reply.input_tokens + reply.output_tokens,
+                                  self._cost(reply.input_tokens, reply.output_tokens))
+                    return reply
+        except BaseException:  # failed for good, out of budget, or cancelled (SIGTERM, a failing endpoint)
+            if reservation is not None:
+                (budget.settle_worst_case if in_flight else budget.release)(reservation)
+            raise
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def complete_many(self, requests: Sequence[list[Message]], decoding: Decoding | None = None
                             ) -> tuple[list[Completion | CallFailure | None], bool]:
         """Answer many prompts concurrently (bounded by max_in_flight). Returns one entry per
         request — a Completion, a CallFailure, or None for a request never sent because the
-        budget ran out — and whether the budget ran out."""
+        budget ran out — and whether the budget ran out. Raises EndpointFailing (after cancelling
+        the calls still waiting) when the endpoint keeps failing."""
         exhausted = False
 
         async def one(messages: list[Message]) -> Completion | CallFailure | None:
@@ -127,8 +172,14 @@ class ModelClient:
             except CallFailed as failed:
                 return failed.failure
 
-        results = await asyncio.gather(*(one(messages) for messages in requests))
-        return list(results), exhausted
+        try:
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(one(messages)) for messages in requests]
+        except* EndpointFailing as failing:
+            raise failing.exceptions[0] from None
+        if self.failing:
+            raise self.failing
+        return [task.result() for task in tasks], exhausted
 
     def run(self, awaitable: Awaitable[T]) -> T:
         """Run a coroutine of this client from synchronous code, always on the client's own event

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # Fault names usable in `script`, one per incoming request, in order; then every request is "ok".
-FAULTS = ("ok", "429", "500", "timeout", "malformed", "die")
+# "timeout" hangs and never answers; "late" hangs, then does the work and answers (a client that
+# gave up meanwhile was still billed for it, as on a real API).
+FAULTS = ("ok", "429", "500", "timeout", "late", "malformed", "die")
 
 
 def count_tokens(text: str) -> int:
@@ -35,6 +37,11 @@ class ServerState:
     concurrent: int = 0
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the default backlog of 5 resets connections when 64 clients connect at once
+
+
 class FakeLLMServer:
     def __init__(self, *, latency_s: float = 0.0, requests_per_minute: float | None = None, window_s: float = 60.0,
                  script: list[str] | None = None, retry_after_s: float = 0.05, hang_s: float = 5.0,
@@ -49,8 +56,7 @@ class FakeLLMServer:
         self.script, self.retry_after_s, self.hang_s, self.reply = deque(script or []), retry_after_s, hang_s, reply
         self.state = ServerState()
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     @property
@@ -101,7 +107,10 @@ class FakeLLMServer:
                 for name, value in (headers or {}).items():
                     self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(body)
+                try:
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up ("late")
+                    self.close_connection = True
 
             def do_POST(self) -> None:
                 payload = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
@@ -110,9 +119,10 @@ class FakeLLMServer:
                     threading.Thread(target=server.stop, daemon=True).start()
                     self.close_connection = True
                     return
-                if fault == "timeout":
+                if fault in ("timeout", "late"):
                     time.sleep(server.hang_s)
-                    return
+                    if fault == "timeout":
+                        return
                 if fault in ("429", "500"):
                     error = json.dumps({"error": {"message": f"injected {fault}", "type": "injected"}}).encode()
                     self._send(int(fault), error, {"Retry-After": str(server.retry_after_s)} if fault == "429" else None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import asdict, dataclass
 from importlib import resources
 
@@ -78,24 +79,47 @@ class Reservation:
 class Budget:
     """A hard limit in calls, tokens and/or dollars. Every call reserves its worst case before it
     is sent and settles to its actual use afterwards, so concurrent calls can never overshoot.
-    Cached replies are charged like fresh ones: the budget measures the work an audit did, so a
-    resumed run stops exactly where an uninterrupted one would."""
+    Reservations are granted in the order they are asked for; one that fits the limit only once
+    the calls in flight have settled waits for them, and the first that cannot fit even then
+    exhausts the budget for good. So the calls made, and what they use, are the same at any
+    concurrency. Cached replies are charged like fresh ones: the budget measures the work an
+    audit did, so a resumed run stops exactly where an uninterrupted one would."""
 
     def __init__(self, calls: int | None = None, tokens: int | None = None, dollars: float | None = None,
                  spent: Reservation | None = None):
         self.limits = {"calls": calls, "tokens": tokens, "dollars": dollars}  # None: not limited
         self.spent = spent or Reservation(0, 0, 0.0)  # a resumed audit continues from what it had spent
         self.reserved = Reservation(0, 0, 0.0)
+        self.exhausted: str | None = None  # why, once a call could not be covered
+        self._turn = asyncio.Lock()  # FIFO: the first in line is served first
+        self._settled = asyncio.Event()
 
-    def reserve(self, tokens: int, dollars: float | None) -> Reservation:
-        wanted = Reservation(1, tokens, dollars or 0.0)
+    def _over(self, committed: Reservation, wanted: Reservation) -> str | None:
+        """The first limit that committed + wanted would exceed."""
         for field, limit in self.limits.items():
-            committed = getattr(self.spent, field) + getattr(self.reserved, field)
-            if limit is not None and committed + getattr(wanted, field) > limit + 1e-12:
-                raise BudgetExhausted(f"budget exhausted: {field} limit {limit}, {getattr(self.spent, field)} spent "
-                                      f"and {getattr(self.reserved, field)} reserved")
-        self._add(self.reserved, wanted, +1)
-        return wanted
+            if limit is not None and getattr(committed, field) + getattr(wanted, field) > limit + 1e-12:
+                return field
+        return None
+
+    async def reserve(self, tokens: int, dollars: float | None) -> Reservation:
+        wanted = Reservation(1, tokens, dollars or 0.0)
+        async with self._turn:
+            while not self.exhausted:
+                field = self._over(self.spent, wanted)
+                if field:
+                    self.exhausted = (f"budget exhausted: {field} limit {self.limits[field]}, {getattr(self.spent, field)} "
+                                      f"spent and the next call needs up to {getattr(wanted, field)}")
+                elif self._over(self._committed(), wanted):
+                    self._settled.clear()
+                    await self._settled.wait()  # a call in flight will settle and leave room, or not
+                else:
+                    self._add(self.reserved, wanted, +1)
+                    return wanted
+        raise BudgetExhausted(self.exhausted)
+
+    def _committed(self) -> Reservation:
+        return Reservation(self.spent.calls + self.reserved.calls, self.spent.tokens + self.reserved.tokens,
+                           self.spent.dollars + self.reserved.dollars)
 
     @property
     def calls_left(self) -> int | None:
@@ -109,9 +133,16 @@ class Budget:
         the output and the input estimate is an upper bound)."""
         self._add(self.reserved, reservation, -1)
         self._add(self.spent, Reservation(1, tokens, dollars or 0.0), +1)
+        self._settled.set()
+
+    def settle_worst_case(self, reservation: Reservation) -> None:
+        """A call that may have been processed and billed without a reply we could read."""
+        self.settle(reservation, reservation.tokens, reservation.dollars)
 
     def release(self, reservation: Reservation) -> None:
+        """A call that never reached the server costs nothing."""
         self._add(self.reserved, reservation, -1)
+        self._settled.set()
 
     @staticmethod
     def _add(target: Reservation, amount: Reservation, sign: int) -> None:

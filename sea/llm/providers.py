@@ -5,28 +5,13 @@ and the attempt count, so every attempt is visible to the ledger and the budget.
 
 from __future__ import annotations
 
-import os
-
 import anthropic
-import httpx
+import httpx2 as httpx  # the transport the openai and anthropic SDKs use (its exceptions are theirs)
 import openai
 
-from sea.errors import ParamsError
+from sea.llm.keys import api_key
 from sea.llm.types import Decoding, Message, ProviderError, ProviderReply
 from sea.settings import ModelSettings
-
-
-def api_key(settings: ModelSettings) -> str:
-    """The key from the environment, or a ParamsError naming the variable. Keyless local
-    servers (e.g. Ollama) are used with api_key_env unset: the SDK then gets a placeholder."""
-    variable = settings.key_variable
-    if variable is None:
-        return "no-key"
-    key = os.environ.get(variable, "")
-    if not key:
-        raise ParamsError(f"{settings.model}: environment variable {variable} is not set; export it with your API key "
-                          f"(keys are read from the environment only)")
-    return key
 
 
 def _retry_after(headers: httpx.Headers | None) -> float | None:
@@ -36,22 +21,36 @@ def _retry_after(headers: httpx.Headers | None) -> float | None:
         return None  # an HTTP date: fall back to our own backoff
 
 
+# Transport errors raised before the request left this machine: it cannot have been processed.
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol, httpx.InvalidURL,
+             httpx.LocalProtocolError, httpx.ProxyError)
+# ... of which these say the endpoint itself is wrong: retrying cannot help.
+_BAD_ENDPOINT = (httpx.UnsupportedProtocol, httpx.InvalidURL, httpx.LocalProtocolError)
+# ... and these that nothing answers there (yet).
+_UNREACHABLE = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ProxyError)
+
+
 def _status_error(sdk, error: Exception, model: str) -> ProviderError:
-    """Map an SDK exception to a ProviderError; 429, 5xx, timeouts and lost connections are retryable."""
+    """Map an SDK exception to a ProviderError: 429, 5xx, timeouts and lost connections are
+    retryable; a request that may have reached the server is billable."""
     if isinstance(error, sdk.APIStatusError):
         status = error.status_code
         retryable = status in (408, 409, 429) or status >= 500
         return ProviderError(f"{model}: HTTP {status} ({error.message})", retryable=retryable,
                              retry_after=_retry_after(error.response.headers))
-    if isinstance(error, sdk.APITimeoutError):
-        return ProviderError(f"{model}: request timed out", retryable=True)
-    if isinstance(error, sdk.APIConnectionError):
-        return ProviderError(f"{model}: connection failed ({type(error.__cause__ or error).__name__})", retryable=True)
+    if isinstance(error, sdk.APIConnectionError):  # APITimeoutError included
+        cause = error.__cause__ or error
+        what = "request timed out" if isinstance(error, sdk.APITimeoutError) else "connection failed"
+        detail = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
+        return ProviderError(f"{model}: {what} ({detail})",
+                             retryable=not isinstance(cause, _BAD_ENDPOINT), billable=not isinstance(cause, _NOT_SENT),
+                             unreachable=isinstance(cause, _UNREACHABLE + _BAD_ENDPOINT))
     return malformed(model, error)
 
 
 def malformed(model: str, error: Exception) -> ProviderError:
-    return ProviderError(f"{model}: malformed response ({type(error).__name__}: {error})", retryable=True)
+    """A reply that came back but cannot be read: the server did the work."""
+    return ProviderError(f"{model}: malformed response ({type(error).__name__}: {error})", retryable=True, billable=True)
 
 
 class _SdkProvider:

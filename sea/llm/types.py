@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sea.errors import SeaError
+
 Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
 
@@ -52,14 +54,24 @@ class CallFailure:
 
 class ProviderError(Exception):
     """A provider call failed. `retryable` errors (429, 5xx, timeouts, lost connections,
-    malformed bodies) are retried with backoff; `retry_after` is the server's hint in seconds."""
+    malformed bodies) are retried with backoff; `retry_after` is the server's hint in seconds.
+    `billable`: the request may have reached the server and been processed (a timeout, a
+    connection lost after sending, a reply that could not be read), so it may be billed.
+    `unreachable`: the endpoint was never reached (connection refused, unknown host)."""
 
-    def __init__(self, reason: str, *, retryable: bool, retry_after: float | None = None):
+    def __init__(self, reason: str, *, retryable: bool, retry_after: float | None = None, billable: bool = False,
+                 unreachable: bool = False):
         super().__init__(reason)
         self.reason = reason
         self.retryable = retryable
         self.retry_after = retry_after
+        self.billable = billable
+        self.unreachable = unreachable
 
 
 class BudgetExhausted(Exception):
     """The budget cannot cover the next call; everything done so far is kept."""
+
+
+class EndpointFailing(SeaError):
+    """Every one of the last calls to a model failed after its retries: stop rather than spin."""

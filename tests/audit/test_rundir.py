@@ -5,7 +5,7 @@ import json
 import pytest
 
 from sea.audit.rundir import open_run, slug
-from sea.audit.workspace import check_embedder
+from sea.audit.validate import check_embedder
 from sea.errors import ParamsError
 
 

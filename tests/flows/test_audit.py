@@ -105,7 +105,7 @@ def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefe
         time.sleep(0.05)
     victim.send_signal(signal.SIGKILL)
     victim.wait()
-    assert victim.returncode == -signal.SIGKILL
+    assert victim.returncode == -signal.SIGKILL, victim.stdout.read()
     state = RunDir(tmp_path / "runs" / "killed").arm("simulated:probe", "sea").load_state()
     assert not state.finished and state.step == 2  # killed inside step 2
 

@@ -1,17 +1,18 @@
 """The real openai and anthropic SDKs against a fake server on 127.0.0.1, with injected faults."""
 
 import logging
+import socket
 import time
 
 import pytest
 
 from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
-from sea.llm.client import CallFailed, ModelClient
+from sea.llm.client import CallFailed, ModelClient, input_token_bound
 from sea.llm.fake_server import FakeLLMServer
 from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices
 from sea.llm.providers import AnthropicMessages, OpenAIChat
-from sea.llm.types import BudgetExhausted, CallFailure, Completion
+from sea.llm.types import BudgetExhausted, CallFailure, Completion, EndpointFailing
 from sea.settings import ModelSettings
 
 OPENAI_KEY = "sk-fake-0123456789-secret"
@@ -168,3 +169,65 @@ def test_keys_never_reach_logs_or_errors(caplog):
     assert caplog.records  # the SDKs did log at DEBUG
     for secret in (OPENAI_KEY, ANTHROPIC_KEY):
         assert secret not in caplog.text and secret not in str(failed.value) and secret not in repr(failing.settings)
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.reliability
+def test_an_endpoint_that_never_answers_stops_at_once_naming_it():
+    settings = ModelSettings(model="openai-compatible:x", base_url=f"http://127.0.0.1:{closed_port()}/v1", max_in_flight=8)
+    client = ModelClient("testee", settings, OpenAIChat(settings), cache=ResponseCache(None), ledger=Ledger(),
+                         prices=PriceTable({}), budget=Budget(calls=100))
+    started = time.perf_counter()
+    with pytest.raises(EndpointFailing, match=r"127\.0\.0\.1:\d+/v1: the last 10 calls all failed \(last: .*ConnectError"):
+        client.run(client.complete_many([question(i) for i in range(40)]))
+    assert time.perf_counter() - started < 5  # no retry against an endpoint that never answered
+    # nothing stays reserved; a call cancelled while connecting is charged, as one that may have been sent
+    assert client.budget.reserved.calls == 0 and client.budget.spent.calls <= settings.in_flight
+    with pytest.raises(EndpointFailing):
+        client.complete_sync(question(99))  # stays stopped
+
+
+@pytest.mark.reliability
+def test_an_endpoint_that_answered_before_is_retried_and_stops_after_failures_in_a_row():
+    with FakeLLMServer(script=["ok"] + ["500"] * 100) as server:
+        client = make_client(server, max_attempts=2, max_in_flight=1, stop_after_failures=4)
+        with pytest.raises(EndpointFailing, match="the last 4 calls all failed .*HTTP 500"):
+            client.run(client.complete_many([question(i) for i in range(20)]))
+    assert server.state.requests == 1 + 4 * 2  # every failing call used its retries, then the run stopped
+
+
+@pytest.mark.reliability
+def test_a_token_budget_buys_the_same_calls_at_any_concurrency():
+    prompts = [question(i, words=i % 23) for i in range(300)]
+    used = {}
+    for in_flight in (1, 64):
+        with FakeLLMServer(latency_s=0.002) as server:
+            client = make_client(server, max_in_flight=in_flight, budget=Budget(tokens=6000))
+            results, exhausted = client.run(client.complete_many(prompts))
+        assert exhausted and client.budget.spent.tokens <= 6000
+        used[in_flight] = (server.state.served, client.budget.spent.tokens, [r is None for r in results])
+    assert used[1] == used[64]
+    assert used[1][1] > 6000 - 2 * max(input_token_bound(p) + 16 for p in prompts)  # nearly all of it was used
+
+
+@pytest.mark.reliability
+def test_a_reply_that_arrives_after_the_timeout_is_paid_for():
+    with FakeLLMServer(script=["late"] * 20, hang_s=0.5) as server:
+        client = make_client(server, max_in_flight=8, timeout_s=0.2, budget=Budget(calls=30))
+        results, exhausted = client.run(client.complete_many([question(i) for i in range(60)]))
+        time.sleep(0.6)  # the server finishes the work the client gave up on
+    assert exhausted and client.budget.spent.calls == 30
+    assert server.state.served <= 30  # what the server did (and would bill) never exceeds the budget
+    assert sum(isinstance(r, Completion) for r in results) == server.state.served - 20
+
+
+@pytest.mark.reliability
+@pytest.mark.parametrize("base_url", ["not-a-url", "ftp://127.0.0.1/v1", "127.0.0.1:8000"])
+def test_a_base_url_that_is_not_http_is_refused_by_the_settings(base_url):
+    with pytest.raises(ValueError, match="is not an http\\(s\\) URL"):
+        ModelSettings(model="openai-compatible:x", base_url=base_url)

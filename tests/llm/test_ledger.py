@@ -1,3 +1,5 @@
+import asyncio
+
 import pytest
 
 from sea.llm.ledger import Budget, Ledger, PriceTable, Reservation, default_prices
@@ -20,20 +22,48 @@ def test_unknown_price_is_unknown_not_zero():
     assert usage["cost_usd"] is None and usage["input_tokens"] == 20 and usage["calls"] == 2
 
 
-def test_reservations_count_against_the_limit_until_settled():
-    budget = Budget(calls=2, tokens=100)
-    first = budget.reserve(60, None)
-    with pytest.raises(BudgetExhausted, match="tokens limit 100"):
-        budget.reserve(50, None)  # 60 reserved + 50 > 100, though nothing is spent yet
-    budget.settle(first, 30, None)
-    second = budget.reserve(50, None)  # 30 spent + 50 fits
-    budget.release(second)
-    assert budget.spent.calls == 1 and budget.spent.tokens == 30 and budget.reserved.tokens == 0
+def test_a_reservation_that_fits_once_calls_in_flight_settle_waits_for_them():
+    async def scenario():
+        budget = Budget(calls=3, tokens=100)
+        first = await budget.reserve(60, None)
+        second = asyncio.create_task(budget.reserve(50, None))  # 60 reserved + 50 > 100, but 50 alone fits
+        await asyncio.sleep(0.01)
+        assert not second.done()  # waits rather than failing early
+        budget.settle(first, 30, None)
+        budget.settle(await second, 50, None)  # 30 spent + 50 fits
+        with pytest.raises(BudgetExhausted, match="tokens limit 100, 80 spent"):
+            await budget.reserve(30, None)  # cannot fit even with nothing in flight
+        with pytest.raises(BudgetExhausted):
+            await budget.reserve(1, None)  # exhausted for good: later calls never jump the queue
+        return budget
+
+    budget = asyncio.run(scenario())
+    assert budget.spent.calls == 2 and budget.spent.tokens == 80 and budget.reserved.tokens == 0
+
+
+def test_reservations_are_granted_in_the_order_they_were_asked():
+    async def scenario():
+        budget = Budget(tokens=100)
+        blocker = await budget.reserve(90, None)
+        big = asyncio.create_task(budget.reserve(60, None))
+        small = asyncio.create_task(budget.reserve(5, None))  # fits now, but must not pass the one ahead of it
+        await asyncio.sleep(0.01)
+        assert not small.done()
+        budget.settle(blocker, 20, None)
+        await big
+        await small
+        return budget
+
+    assert asyncio.run(scenario()).reserved.tokens == 65
 
 
 def test_a_budget_resumed_with_what_was_spent_allows_only_the_rest():
-    budget = Budget(calls=3, spent=Reservation(2, 100, 0.0))
-    budget.settle(budget.reserve(10, None), 10, None)
-    with pytest.raises(BudgetExhausted):
-        budget.reserve(10, None)
+    async def scenario():
+        budget = Budget(calls=3, spent=Reservation(2, 100, 0.0))
+        budget.settle(await budget.reserve(10, None), 10, None)
+        with pytest.raises(BudgetExhausted):
+            await budget.reserve(10, None)
+        return budget
+
+    budget = asyncio.run(scenario())
     assert budget.spent.calls == 3 and budget.calls_left == 0

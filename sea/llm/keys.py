@@ -1,0 +1,21 @@
+"""API keys, from the environment only; importable without the SDKs, so the CLI can check them at once."""
+
+from __future__ import annotations
+
+import os
+
+from sea.errors import ParamsError
+from sea.settings import ModelSettings
+
+
+def api_key(settings: ModelSettings) -> str:
+    """The key from the environment, or a ParamsError naming the variable. Keyless local
+    servers (e.g. Ollama) are used with api_key_env unset: the SDK then gets a placeholder."""
+    variable = settings.key_variable
+    if variable is None:
+        return "no-key"
+    key = os.environ.get(variable, "")
+    if not key:
+        raise ParamsError(f"{settings.model}: environment variable {variable} is not set; export it with your API key "
+                          f"(keys are read from the environment only)")
+    return key
