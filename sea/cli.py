@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -93,8 +94,13 @@ def _audit(args: argparse.Namespace) -> None:
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")  # task-run chatter would drown the progress bars
     from flows.audit import sea_audit
 
-    summary = sea_audit(params_path=str(args.params), overrides=overrides, run_id=plan.run_id, resume=plan.resume,
-                        summary_dir=args.summary_dir, progress=not args.quiet)
+    try:
+        summary = sea_audit(params_path=str(args.params), overrides=overrides, run_id=plan.run_id, resume=plan.resume,
+                            summary_dir=args.summary_dir, progress=not args.quiet)
+    except (SeaError, Interrupted, KeyboardInterrupt):
+        print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
+              file=sys.stderr)
+        raise
     print(format_summary(summary))
     print(f"\nrun: {plan.params.audit.runs_dir / plan.run_id}   report: sea report {plan.run_id}   "
           f"MLflow: make mlflow-ui (then http://127.0.0.1:5000)")
@@ -179,13 +185,27 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+class Interrupted(Exception):
+    """SIGTERM (from `timeout`, a scheduler, `kill`): stop now, as Ctrl-C does."""
+
+
+def _interrupt(signum, frame) -> None:
+    raise Interrupted(signal.Signals(signum).name)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    # While a flow runs, Prefect's own SIGTERM handler records the crash and then passes the signal
+    # on to this one, so the process unwinds (and stops the Prefect server it started) instead of dying.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         args.run(args)
     except SeaError as error:
         print(f"sea: error: {error}", file=sys.stderr)
         return 2
+    except (Interrupted, KeyboardInterrupt) as interruption:
+        print(f"sea: stopped by {interruption or 'Ctrl-C'}", file=sys.stderr)
+        return 128 + (signal.SIGTERM if isinstance(interruption, Interrupted) else signal.SIGINT)
     return 0
 
 

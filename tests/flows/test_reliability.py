@@ -1,0 +1,143 @@
+"""Issue 10's faults end to end, through the `sea` command: user errors before anything starts, a
+dead endpoint, damaged run files and their stated fixes, SIGTERM."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sea.audit import steps
+from sea.audit.rundir import RunDir
+from tests.audit.conftest import small_audit
+from tests.flows.conftest import subprocess_env, write_params
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.reliability
+
+
+def sea(args, env=None, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sea.cli", *args], cwd=REPO, env=env or os.environ.copy(),
+                          capture_output=True, text=True, timeout=600, **kwargs)
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def params_path(vital_sample, tmp_path):
+    return write_params(small_audit(vital_sample, tmp_path / "runs"), tmp_path / "params.yaml")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--set", "search.tau=2"], "search.tau: Input should be less than or equal to 1"),
+    (["--set", "search.arms=[greedy]"], "search.arms.0: 'greedy' is not allowed"),
+    (["--set", "search.typo=1"], "search.typo: unknown key"),
+    (["--set", "budget.testee_calls=10"], "budget.testee_calls: 10 cannot pay for one batch"),
+    (["--resume", "nowhere"], "no run 'nowhere'"),
+    (["--run-id", "../x"], "run id '../x'"),
+    (["--set", "models.testee.model=openai:gpt-4o-mini"], "OPENAI_API_KEY is not set"),
+    (["--set", "models.testee.model=openai-compatible:x", "--set", "models.testee.base_url=not-a-url"],
+     "base_url 'not-a-url' is not an http(s) URL"),
+    (["--set", "index.factory=IVF999999,Flat"], "index.factory is 'IVF999999,Flat' but the index"),
+])
+def test_a_user_error_is_one_line_before_prefect_or_a_run_directory_exists(params_path, tmp_path, args, message):
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "PREFECT_API_URL")}
+    done = sea(["--params", params_path, "--quiet", "audit", *args], env)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("sea: error: ") and message in done.stderr
+    assert "Traceback" not in done.stderr and "prefect" not in (done.stdout + done.stderr).lower()
+    assert not (tmp_path / "runs").exists()  # nothing half-made for `sea summary` to list
+
+
+def test_invalid_yaml_is_one_line(tmp_path):
+    broken = tmp_path / "params.yaml"
+    broken.write_text("search: {tau: [\n")
+    done = sea(["--params", str(broken), "audit"])
+    assert done.returncode == 2 and done.stderr.startswith("sea: error: ") and "not valid YAML" in done.stderr
+
+
+def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(prefect_server, mlflow_uri, params_path):
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    args = ["--params", params_path, "--quiet", "audit", "--run-id", "dead", "--set", "models.testee.model=openai-compatible:x",
+            "--set", f"models.testee.base_url={url}"]
+    started = time.monotonic()
+    done = sea(args, subprocess_env(prefect_server, mlflow_uri))
+    assert done.returncode == 2, done.stdout + done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("sea: error: openai-compatible:x at " + url + ": the last 10 calls all failed")
+    assert "sea audit --resume dead" in done.stderr
+    assert time.monotonic() - started < 120  # it used to run for as long as it was let
+    run = RunDir(Path(params_path).parent / "runs" / "dead")
+    assert all(not arm.load_state().finished and arm.load_state().step == 0 for arm in run.arms())
+
+
+def _audited(prefect_server, mlflow_uri, params_path, run_id):
+    env = subprocess_env(prefect_server, mlflow_uri)
+    done = sea(["--params", params_path, "--quiet", "audit", "--run-id", run_id], env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return RunDir(Path(params_path).parent / "runs" / run_id), env
+
+
+def _step_files(run: RunDir):
+    return [(arm.arm, step, name, (arm.step_dir(step) / name).read_bytes())
+            for arm in run.arms() for step in range(arm.load_state().step)
+            for name in (steps.QUESTIONS, steps.METRICS, steps.PARAGRAPHS, steps.BATCH)]
+
+
+def test_damaged_run_files_are_named_with_a_fix_that_works(prefect_server, mlflow_uri, params_path):
+    run, env = _audited(prefect_server, mlflow_uri, params_path, "damaged")
+    before = _step_files(run)
+    arm = run.arm("simulated:probe", "sea")
+    state = arm.state_path.read_text()
+
+    answers = arm.step_dir(1) / steps.ANSWERS
+    answers.write_bytes(answers.read_bytes()[:-40])  # a damaged Parquet footer
+    report = sea(["--params", params_path, "report", "damaged"], env)
+    assert report.returncode == 2 and f"{answers} is damaged (not readable Parquet" in report.stderr
+    assert f"delete {arm.root} and resume" in report.stderr and "Traceback" not in report.stderr
+
+    pd.read_parquet(arm.step_dir(0) / steps.ANSWERS).head(1).to_parquet(answers)  # readable, but not this step's answers
+    report = sea(["--params", params_path, "report", "damaged"], env)
+    assert report.returncode == 2 and "1 rows where the step's metrics.json records" in report.stderr
+
+    arm.state_path.write_text(state[: len(state) // 2])  # truncated mid-write by a full disk
+    resume = sea(["--params", params_path, "--quiet", "audit", "--resume", "damaged"], env)
+    assert resume.returncode == 2 and f"{arm.state_path} is damaged (not valid JSON" in resume.stderr
+    fix = resume.stderr.split("; ", 1)[1]
+    assert fix.startswith(f"delete {arm.root} and resume")
+
+    import shutil
+
+    shutil.rmtree(arm.root)  # what the message says to do
+    resume = sea(["--params", params_path, "--quiet", "audit", "--resume", "damaged"], env)
+    assert resume.returncode == 0, resume.stdout + resume.stderr
+    assert _step_files(run) == before  # the arm redone to the same files
+    assert sea(["--params", params_path, "report", "damaged"], env).returncode == 0
+
+
+def test_sigterm_stops_within_seconds_and_the_run_resumes(prefect_server, mlflow_uri, params_path, tmp_path):
+    run, env = _audited(prefect_server, mlflow_uri, params_path, "straight")
+    victim = subprocess.Popen([sys.executable, "-m", "sea.cli", "--params", params_path, "--quiet", "audit", "--run-id", "termed"],
+                              cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    started_step = tmp_path / "runs" / "termed" / "simulated-probe" / "sea" / "steps" / "0001" / steps.BATCH
+    deadline = time.monotonic() + 300
+    while not started_step.is_file() and victim.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    victim.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    output = victim.communicate(timeout=120)[0]
+    assert time.monotonic() - sent < 15, output
+    assert victim.returncode == 143, output
+    assert "Traceback" not in output and "sea audit --resume termed" in output
+    resumed = sea(["--params", params_path, "--quiet", "audit", "--resume", "termed"], env)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert _step_files(RunDir(tmp_path / "runs" / "termed")) == _step_files(run)
