@@ -16,7 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from sea.questions.model import Draft
-from sea.questions.validation import phrasing_problem
+from sea.questions.validation import INSTRUCTION_LIKE, instruction_like, phrasing_problem
 
 GENERATOR_NAME = "offline-cloze"
 BLANK = "_____"
@@ -130,6 +130,9 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
     for span in [s for s in shuffled if s.kind != TERM] + [s for s in shuffled if s.kind == TERM]:  # facts first
         if len(made) == n:
             break
+        if instruction_like(span.sentence):  # also when the blank would hide the words that give it away
+            dropped.append((span.text, f"the sentence {INSTRUCTION_LIKE}"))
+            continue
         key = _norm(span.text)
         same_kind = [s.text for s in neighbour_spans if s.kind == span.kind]
         if span.kind in ("year", "number"):

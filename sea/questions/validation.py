@@ -12,6 +12,36 @@ _POINTS_AT_HIDDEN_TEXT = re.compile(
 )
 
 
+# Text addressed to the model as an instruction. Wikipedia prose is third person and names
+# albums, songs and films such as "Answer to Job" or "Say Anything...", so a verb alone is not
+# enough: each pattern wants the verb at the start of a clause (an imperative) with an object
+# that only an instruction has, a "you" told what to do, an answer key, or an injection phrase.
+_CLAUSE_START = r"""(?:^|[.!?;:\n]["'”’)]*\s*|["'“‘(]\s*|\bplease,?\s+)"""
+_LETTER = r"""(?-i:[A-D])(?=\s*(?:[.,;:!?)"'”’]|$))"""  # an option letter, not the article "A"
+_INSTRUCTION = re.compile("|".join((
+    _CLAUSE_START + r"(?:answer|reply|respond)\s*(?::|\s(?:only|with|using|exactly|briefly|in\s+json|"
+                    r"(?:the|this|each|every|all)\s+(?:following\s+)?questions?)\b)",
+    _CLAUSE_START + r"(?:say|output|print|write|return)\s+(?:only|exactly|just|the\s+(?:letter|option)\b|" + _LETTER + ")",
+    _CLAUSE_START + r"(?:choose|select|pick)\s+(?:the\s+)?(?:correct|right|best)\s+(?:answer|option|letter)",
+    r"\b(?:choose|select|pick)\s+(?:(?:option|answer|letter|choice)\s+)?" + _LETTER,
+    r"\b(?:ignore|disregard|forget|override)\b[^.?!\n]{0,40}\b(?:instructions?|prompts?)\b",
+    r"\byou\s+(?:must|should|need\s+to|have\s+to|are\s+to|will|can\s+only)\s+(?:(?:now|only|always|never|not)\s+)*"
+    r"(?:answer|reply|respond|choose|select|pick|output|say|print|ignore|disregard|forget|obey|comply|pretend)\b",
+    r"\b(?:answer|option|choice)\b[^.?!\n]{0,60}?(?:\bis|=|:)\s*[\"'“(]*(?:option\s+|letter\s+)?" + _LETTER,
+    r"\b(?:previous|prior|preceding|above)\s+instructions\b",
+    r"\bsystem\s+prompt\b",
+    r"\bas\s+an\s+AI(?:\s+(?:language\s+model|model|assistant|chatbot))?(?=\s*(?:[,.;:!?]|$))",
+)), re.IGNORECASE)
+
+
+INSTRUCTION_LIKE = "reads as an instruction to the model"
+
+
+def instruction_like(text: str) -> bool:
+    """Whether the text tells a model what to answer or to drop its instructions."""
+    return _INSTRUCTION.search(text) is not None
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -22,6 +52,8 @@ def phrasing_problem(question: str, answer: str) -> str | None:
         return "empty question"
     if _POINTS_AT_HIDDEN_TEXT.search(question):
         return "refers to the hidden passage"
+    if instruction_like(question):
+        return INSTRUCTION_LIKE
     if len(_norm(answer)) >= 3 and re.search(rf"\b{re.escape(_norm(answer))}\b", _norm(question)):
         return "gives the answer away"
     return None
@@ -40,6 +72,8 @@ def draft_from_item(item: object) -> tuple[Draft | None, str]:
     options = [o.strip() for o in options]
     if len({_norm(o) for o in options}) != 4:
         return None, "options are not distinct"
+    if any(instruction_like(o) for o in options):
+        return None, f"an option {INSTRUCTION_LIKE}"
     if not isinstance(answer, str) or answer.strip().upper() not in LETTERS:
         return None, f"answer {answer!r} is not one of the option letters"
     if not isinstance(question, str):
