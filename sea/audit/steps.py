@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-import pandas as pd
 import pyarrow as pa
 
 from sea.audit.metrics import step_metrics
