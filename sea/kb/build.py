@@ -7,7 +7,7 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from tqdm import tqdm
 
@@ -15,20 +15,20 @@ from sea.categories import candidates_for_label, category_prompts, category_sour
 from sea.errors import SourceError
 from sea.kb.dump import iter_dump
 from sea.kb.records import iter_jsonl, iter_parquet
-from sea.kb.schema import BUILD_REPORT_FILE, KnowledgeBaseWriter, SkipCounts, SourceDocument, doc_id_for, para_id_for
+from sea.kb.schema import BUILD_REPORT_FILE, KnowledgeBaseWriter, SkipCounts, SourceDocument, SourceNotes, doc_id_for, para_id_for
 from sea.kb.vital import iter_vital
 from sea.settings import Params, require_input
 
 _SENTENCE_END = re.compile(r"[.!?][\"')\]]?\s")
 
 
-def open_source(params: Params, skips: SkipCounts, progress: bool) -> Iterator[SourceDocument]:
+def open_source(params: Params, skips: SkipCounts, notes: SourceNotes, progress: bool) -> Iterator[SourceDocument]:
     kb = params.kb
     path = require_input(kb)
     if kb.source == "vital10k":
         return iter_vital(path, skips)
     if kb.source in ("enwiki-sample", "wikipedia-dump"):
-        return iter_dump(path, skips, workers=kb.workers, progress=progress)
+        return iter_dump(path, skips, workers=kb.workers, progress=progress, notes=notes)
     if kb.source == "jsonl":
         return iter_jsonl(path, skips)
     return iter_parquet(path, skips)
@@ -124,8 +124,9 @@ def build_knowledge_base(params: Params, progress: bool = True) -> dict:
     """Write the knowledge base for params.kb into params.paths.kb_dir; returns the build report."""
     kb = params.kb
     skips = SkipCounts()
+    notes = SourceNotes()
     started = time.perf_counter()
-    documents = itertools.islice(_usable(open_source(params, skips, progress), params, skips), kb.max_documents)
+    documents = itertools.islice(_usable(open_source(params, skips, notes, progress), params, skips), kb.max_documents)
     categorizer = _Categorizer(params)
     writer = KnowledgeBaseWriter(params.paths.kb_dir)
     try:
@@ -145,6 +146,7 @@ def build_knowledge_base(params: Params, progress: bool = True) -> dict:
             "documents": writer.documents_written,
             "paragraphs": writer.paragraphs_written,
             "skipped": dict(sorted(skips.counts.items())),
+            **asdict(notes),
             "seconds": round(time.perf_counter() - started, 2),
         }
         writer.add_file(BUILD_REPORT_FILE, json.dumps(report, indent=2) + "\n")

@@ -51,6 +51,15 @@ class SkipCounts:
         self.counts[reason] = self.counts.get(reason, 0) + n
 
 
+@dataclass
+class SourceNotes:
+    """What a source tells about itself while it is read (a dump's language and site), for build_report.json."""
+
+    language: str | None = None
+    site_base_url: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
 def _hash_id(key: str) -> int:
     # 63 bits so the id is a non-negative int64 (FAISS ids are signed, -1 means "none").
     return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big") >> 1
@@ -64,8 +73,12 @@ def para_id_for(doc_id: int, ordinal: int) -> int:
     return _hash_id(f"para\x1f{doc_id}\x1f{ordinal}")
 
 
-def wikipedia_url(title: str) -> str:
-    return "https://en.wikipedia.org/wiki/" + title.replace(" ", "_")
+ENGLISH_WIKIPEDIA = "https://en.wikipedia.org/wiki/"
+
+
+def wikipedia_url(title: str, base: str = ENGLISH_WIKIPEDIA) -> str:
+    """The article's URL on the wiki whose article paths start with base."""
+    return base + title.replace(" ", "_")
 
 
 class KnowledgeBaseWriter:

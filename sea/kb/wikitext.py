@@ -48,8 +48,9 @@ def _plain(code: mwparserfromhell.wikicode.Wikicode) -> str:
     return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
 
 
-def wikitext_sections(wikitext: str) -> list[tuple[str, str]]:
-    """(section path, plain text) for the lead (path "") and each prose section, in order."""
+def wikitext_sections(wikitext: str, drop_by_name: bool = True) -> list[tuple[str, str]]:
+    """(section path, plain text) for the lead (path "") and each section, in order; with drop_by_name,
+    sections named like English reference sections ("References", "See also", ...) are left out."""
     code = mwparserfromhell.parse(_REFERENCE.sub("", wikitext))
     _drop_non_text(code)
     trail = SectionTrail()
@@ -61,7 +62,7 @@ def wikitext_sections(wikitext: str) -> list[tuple[str, str]]:
             heading = nodes[0]
             path = trail.enter(heading.level, _plain(heading.title) or "untitled")
             section.remove(heading)
-        if is_prose(path):
+        if not drop_by_name or is_prose(path):
             sections.append((path, _plain(section)))
     return sections
 
