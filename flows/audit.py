@@ -12,6 +12,7 @@ from prefect import flow
 from tqdm import tqdm
 
 from flows.tracking import AuditTracker
+from sea.audit.compare import compare_runs, previous_run
 from sea.audit.figures import arm_figures
 from sea.audit.outputs import gather_arm, step_metrics, summarise, write_summary
 from sea.audit.rundir import ArmDir, RunDir, open_run
@@ -65,4 +66,7 @@ def sea_audit(params_path: str = "params.yaml", overrides: dict | None = None, r
         if summary_dir:
             write_summary(run, Path(summary_dir))
         tracker.log_files(list(summary_files))
+        previous = previous_run(run) if schedule else None
+        if previous:  # a recurring audit says what changed since the last one
+            tracker.log_comparison(compare_runs(previous, run, run.params.audit.compare_calls))
     return summarise(run)

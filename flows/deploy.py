@@ -1,36 +1,56 @@
 """A recurring audit: the sea_audit flow as a Prefect deployment on a cron schedule.
 
-`make schedule` serves it from this process (python -m flows.deploy); with a Prefect server and a
-work pool, `prefect deploy` does the same from prefect.yaml (README: "Recurring audits"). Every
-scheduled run gets a new run id and its own MLflow run, tagged with the schedule, so audits of
-the same model line up over time in the MLflow UI."""
+`make schedule` serves it from this process (python -m flows.deploy) against a real Prefect server
+— the one PREFECT_API_URL names, or one started here with its scheduler and stopped with this
+process. With a long-lived server and a work pool, `prefect deploy` does the same from
+prefect.yaml (README: "Recurring audits"). Every scheduled run gets a new run id and its own
+MLflow run, tagged with the schedule, so audits of the same model line up over time."""
 
 from __future__ import annotations
 
 import argparse
+import signal
+from datetime import timedelta
 
 from prefect import serve
 from prefect.deployments.runner import RunnerDeployment
 
 from flows.audit import sea_audit
+from flows.server import prefect_api
 from sea.settings import load_params
 
 DEPLOYMENT_NAME = "recurring-audit"
 
 
-def audit_deployment(params_path: str = "params.yaml", cron: str | None = None) -> RunnerDeployment:
-    cron = cron or load_params(params_path).audit.schedule_cron
-    return sea_audit.to_deployment(name=DEPLOYMENT_NAME, cron=cron, tags=["sea", "audit"],
-                                   parameters={"params_path": params_path, "schedule": cron},
+def audit_deployment(params_path: str = "params.yaml", cron: str | None = None,
+                     interval_s: float | None = None) -> RunnerDeployment:
+    """The deployment on `cron` (default audit.schedule_cron), or every `interval_s` seconds."""
+    schedule = {"interval": timedelta(seconds=interval_s)} if interval_s else {
+        "cron": cron or load_params(params_path).audit.schedule_cron}
+    label = f"every {interval_s:g} s" if interval_s else schedule["cron"]
+    return sea_audit.to_deployment(name=DEPLOYMENT_NAME, tags=["sea", "audit"], **schedule,
+                                   parameters={"params_path": params_path, "schedule": label},
                                    description="SEA audit of the configured testee(s) on a schedule; results in MLflow.")
+
+
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops serving as Ctrl-C does, and the server started here with it
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Serve the recurring SEA audit until interrupted.")
     parser.add_argument("--params", default="params.yaml")
     parser.add_argument("--cron", help="override audit.schedule_cron, e.g. '0 */6 * * *'")
+    parser.add_argument("--interval", type=float, help="every this many seconds instead of a cron schedule")
     args = parser.parse_args()
-    serve(audit_deployment(args.params, args.cron))
+    signal.signal(signal.SIGTERM, _stop)
+    deployment = audit_deployment(args.params, args.cron, args.interval)
+    with prefect_api(load_params(args.params).paths.cache_dir / "prefect-server.log") as url:
+        print(f"Prefect API: {url}   UI: {url.removesuffix('/api')}", flush=True)
+        try:
+            serve(deployment, limit=1)  # one audit at a time
+        except KeyboardInterrupt:
+            print("stopped serving the recurring audit", flush=True)
 
 
 if __name__ == "__main__":

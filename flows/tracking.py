@@ -90,6 +90,16 @@ class AuditTracker:
             child["logged_steps"] = row["step"] + 1
             self._save()
 
+    def log_comparison(self, comparison: dict) -> None:
+        """On the parent run: what changed since the previous audit of the testee, as metrics and a tag."""
+        mlflow.set_tag("sea.compared_with", comparison["previous"])
+        mlflow.log_metrics({f"compare.{key}": float(value) for key, value in comparison["counts"].items()})
+        for arm, now in comparison["arms"]["current"].items():
+            then = comparison["arms"]["previous"].get(arm, {}).get("error_rate")
+            if then is not None and now["error_rate"] is not None:
+                mlflow.log_metric(f"compare.{arm}.error_rate_change", now["error_rate"] - then)
+        self.log_files([self.run.root / "compare" / f"{comparison['previous']}.json"], "compare")
+
     @staticmethod
     def log_files(paths: list[Path], artifact_path: str | None = None) -> None:
         for path in paths:

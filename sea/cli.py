@@ -93,10 +93,12 @@ def _audit(args: argparse.Namespace) -> None:
     plan = plan_audit(args.params, overrides, args.resume or args.run_id, bool(args.resume))
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")  # task-run chatter would drown the progress bars
     from flows.audit import sea_audit
+    from flows.server import prefect_api
 
     try:
-        summary = sea_audit(params_path=str(args.params), overrides=overrides, run_id=plan.run_id, resume=plan.resume,
-                            summary_dir=args.summary_dir, progress=not args.quiet)
+        with prefect_api(plan.params.paths.cache_dir / "prefect-server.log"):
+            summary = sea_audit(params_path=str(args.params), overrides=overrides, run_id=plan.run_id,
+                                resume=plan.resume, summary_dir=args.summary_dir, progress=not args.quiet)
     except (SeaError, Interrupted, KeyboardInterrupt):
         print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
               file=sys.stderr)
@@ -131,6 +133,17 @@ def _report(args: argparse.Namespace) -> None:
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
     out = build_report(run, args.out or run.root / "audit.html")
     print(f"report: {out} (self-contained; open it in any browser, offline)")
+
+
+def _compare(args: argparse.Namespace) -> None:
+    from sea.audit.compare import compare_runs, format_comparison
+    from sea.audit.rundir import open_run
+
+    runs_dir = load_params(args.params).audit.runs_dir
+    previous, current = open_run(runs_dir, args.previous, None), open_run(runs_dir, args.current, None)
+    result = compare_runs(previous, current, args.calls or current.params.audit.compare_calls)
+    print(format_comparison(result))
+    print(f"\nsaved: {current.root / 'compare' / (previous.run_id + '.json')}")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -179,6 +192,12 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("run_id")
     report.add_argument("--out", type=Path, help="where to write it (default: runs/<run_id>/audit.html)")
     report.set_defaults(run=_report)
+    compare = groups.add_parser("compare", help="what changed between two audits: error rates, and the earlier "
+                                                 "audit's sources re-asked to the current testee")
+    compare.add_argument("previous", help="the earlier run id")
+    compare.add_argument("current", help="the later run id (its testee is asked)")
+    compare.add_argument("--calls", type=int, help="testee calls for re-asking (default: audit.compare_calls)")
+    compare.set_defaults(run=_compare)
     summary = groups.add_parser("summary", help="a run's results as a table")
     summary.add_argument("run_id")
     summary.set_defaults(run=_summary)

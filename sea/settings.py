@@ -225,6 +225,7 @@ class AuditSettings(_Section):
     mlflow_tracking_uri: str = "sqlite:///mlflow.db"  # overridden by the MLFLOW_TRACKING_URI environment variable
     mlflow_experiment: str = "sea-audit"
     schedule_cron: str = "0 6 * * 1"  # the recurring audit served by `make schedule`
+    compare_calls: int = Field(default=1000, ge=1)  # testee calls to re-ask the previous audit's sources
 
     @field_validator("testees")
     @classmethod

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sea.audit.compare import saved_comparisons
 from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
 from sea.audit.outputs import CATEGORIES_CSV, curves, gather_arm, summarise
@@ -69,10 +70,26 @@ def build_report(run: RunDir, out: Path) -> Path:
     sections.append("<h2>Relation DAGs</h2><p class=muted>Edges run from a source to the paragraphs it retrieved in the next step.</p>")
     sections += [_img(dag_figure(arm.load_state(), arm.label), f"DAG {arm.label}") for arm in tables if arm.arm != "random"]
     sections += _most_failed(tables)
+    sections += [_comparison(result) for result in saved_comparisons(run)]
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>SEA audit {html.escape(run.run_id)}</title>"
             f"<style>{_STYLE}</style></head><body>{''.join(sections)}</body></html>")
     write_text(out, page)
     return out
+
+
+def _comparison(result: dict) -> str:
+    """What changed since an earlier audit (sea compare, or a scheduled audit by itself)."""
+    counts = result["counts"]
+    arms = pd.DataFrame([{"arm": arm, "error before": result["arms"]["previous"].get(arm, {}).get("error_rate"),
+                          "error now": now["error_rate"], "× random before": result["arms"]["previous"].get(arm, {}).get("vs_random"),
+                          "× random now": now["vs_random"]} for arm, now in result["arms"]["current"].items()])
+    changed = pd.DataFrame([r for r in result["sources"] if r["status"] != "still failing"] + result["new_sources"])
+    return (f"<h2>Since {html.escape(result['previous'])}</h2><p>{html.escape(result['testee_before'])} then, "
+            f"{html.escape(result['testee'])} now. Of the {counts['sources_before']} earlier sources, re-asked on their "
+            f"questions ({result['calls']} calls): <b>{counts['fixed']} fixed</b>, {counts['still_failing']} still failing, "
+            f"{counts['not_reasked']} not re-asked (budget); <b>{counts['new_sources']} new sources</b>.</p>"
+            + _table(arms) + _table(pd.DataFrame(result["by_category"]))
+            + (_table(changed.head(30)) if not changed.empty else ""))
 
 
 def _setup(run: RunDir) -> str:

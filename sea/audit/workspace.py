@@ -36,7 +36,12 @@ class Workspace:
 
     @cached_property
     def models(self) -> Models:
-        return build_models(self.params)
+        models = build_models(self.params)
+        for testee in models.testees.values():
+            # Testee replies belong to their run: a resumed run finds its own, a new audit asks the
+            # model of today (the same name may serve other weights than last week).
+            testee.cache_scope = self.run.nonce
+        return models
 
     @cached_property
     def embedder(self) -> Embedder:

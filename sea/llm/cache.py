@@ -13,9 +13,11 @@ from sea.sqlite_store import connect
 log = logging.getLogger(__name__)
 
 
-def cache_key(model: str, endpoint: str, messages: list[Message], decoding: Decoding) -> str:
+def cache_key(model: str, endpoint: str, messages: list[Message], decoding: Decoding, scope: str = "") -> str:
     """Same model, endpoint, messages and decoding -> same key. The sample index only counts
-    when sampling is random (temperature > 0), so greedy calls are shared and repeated samples are not."""
+    when sampling is random (temperature > 0), so greedy calls are shared and repeated samples are
+    not. A scope keeps replies apart that must be asked afresh (a recurring audit asks the model
+    of today, not last week's replies under the same name)."""
     payload = {
         "model": model,
         "endpoint": endpoint,
@@ -25,6 +27,7 @@ def cache_key(model: str, endpoint: str, messages: list[Message], decoding: Deco
         "max_tokens": decoding.max_tokens,
         "seed": decoding.seed,
         "sample": decoding.sample if decoding.temperature > 0 else 0,
+        **({"scope": scope} if scope else {}),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 

@@ -64,6 +64,7 @@ class ModelClient:
         self._reached = False  # the endpoint has answered at least once
         self._failures_in_a_row = 0
         self.failing: EndpointFailing | None = None
+        self.cache_scope = ""  # replies cached under another scope are not reused (see cache_key)
 
     def decoding(self, **overrides) -> Decoding:
         """The role's decoding parameters from params.yaml, with per-call overrides."""
@@ -80,7 +81,7 @@ class ModelClient:
         decoding = decoding or self.decoding()
         input_bound = input_token_bound(messages)
         worst = (input_bound + decoding.max_tokens, self._cost(input_bound, decoding.max_tokens))
-        key = cache_key(self.settings.model, self.provider.endpoint, messages, decoding)
+        key = cache_key(self.settings.model, self.provider.endpoint, messages, decoding, self.cache_scope)
         budget = self.budget or self._unlimited
         async with self.limiter:
             if self.failing:

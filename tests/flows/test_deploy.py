@@ -1,6 +1,23 @@
 """The recurring audit: a Prefect deployment of sea_audit with its cron schedule and parameters."""
 
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from mlflow.tracking import MlflowClient
+
 from flows.deploy import DEPLOYMENT_NAME, audit_deployment
+from flows.server import healthy
+from sea.audit.rundir import RunDir
+from tests.audit.conftest import small_audit
+from tests.flows.conftest import write_params
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_deployment_carries_the_schedule_and_parameters(tmp_path):
@@ -11,3 +28,45 @@ def test_the_deployment_carries_the_schedule_and_parameters(tmp_path):
     assert [s.schedule.cron for s in deployment.schedules] == ["15 4 * * *"]
     assert deployment.parameters == {"params_path": str(params), "schedule": "15 4 * * *"}
     assert [s.schedule.cron for s in audit_deployment(str(params), cron="0 */6 * * *").schedules] == ["0 */6 * * *"]
+    every = audit_deployment(str(params), interval_s=30)
+    assert every.schedules[0].schedule.interval.total_seconds() == 30 and every.parameters["schedule"] == "every 30 s"
+
+
+def _flow_runs(api_url: str) -> list[dict]:
+    request = urllib.request.Request(f"{api_url}/flow_runs/filter", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def test_a_served_schedule_fires_runs_audits_to_completion_and_stops_with_its_server(vital_sample, tmp_path):
+    params_path = write_params(small_audit(vital_sample, tmp_path / "runs"), tmp_path / "params.yaml")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env.update(PREFECT_HOME=str(tmp_path / "prefect"), PREFECT_SERVER_ANALYTICS_ENABLED="false", PREFECT_LOGGING_LEVEL="WARNING",
+               PREFECT_SERVER_SERVICES_SCHEDULER_LOOP_SECONDS="1",  # the server's default looks for due runs once a minute
+               PREFECT_RUNNER_POLL_FREQUENCY="1", MLFLOW_TRACKING_URI=f"sqlite:///{tmp_path / 'mlflow.db'}")
+    served = subprocess.Popen([sys.executable, "-m", "flows.deploy", "--params", params_path, "--interval", "15"], cwd=REPO,
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        first_line = served.stdout.readline()
+        assert first_line.startswith("Prefect API: http://127.0.0.1:"), first_line
+        api_url = first_line.split()[2]
+        deadline, completed = time.monotonic() + 420, []
+        while not completed and served.poll() is None and time.monotonic() < deadline:
+            time.sleep(2)
+            completed = [r for r in _flow_runs(api_url) if r["state_type"] == "COMPLETED"]
+        assert completed, "no scheduled audit completed"
+        assert completed[0]["auto_scheduled"] and completed[0]["parameters"]["schedule"] == "every 15 s"
+    finally:
+        served.send_signal(signal.SIGTERM)
+        output = served.communicate(timeout=120)[0]
+    assert served.returncode == 0, output
+    runs = sorted(p for p in (tmp_path / "runs").iterdir() if (p / "config.json").is_file())
+    assert any(all(arm.load_state().finished for arm in RunDir(p).arms()) for p in runs)
+    mlflow_runs = MlflowClient(env["MLFLOW_TRACKING_URI"]).search_runs(
+        [MlflowClient(env["MLFLOW_TRACKING_URI"]).get_experiment_by_name("sea-audit").experiment_id],
+        filter_string="tags.`sea.schedule` = 'every 15 s'")
+    assert mlflow_runs
+    assert not healthy(api_url)  # the server started for the schedule stopped with it
+    time.sleep(20)  # longer than the interval: nothing fires any more
+    assert sorted((tmp_path / "runs").iterdir()) == runs

@@ -1,0 +1,88 @@
+"""A real local Prefect server — API, UI and the services a schedule needs (the scheduler above
+all) — for a process that is given no PREFECT_API_URL.
+
+Prefect's own fallback, a temporary server per process, runs no scheduler (a deployment's cron
+never fires) and outlives a process killed with SIGKILL. This one is started once, used only
+when healthy, stopped when the block ends and, on Linux, killed by the kernel with its parent."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sea.errors import SeaError
+
+_PR_SET_PDEATHSIG = 1
+
+
+def healthy(api_url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{api_url.rstrip('/')}/health", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: the kernel sends SIGTERM when the parent dies, however it dies."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+@contextmanager
+def prefect_api(log_path: Path, settings: dict[str, str] | None = None, start_timeout_s: float = 120) -> Iterator[str]:
+    """The API URL of a healthy Prefect server: the configured one (PREFECT_API_URL, or the active
+    Prefect profile's) when it answers, else a server started here (its output in log_path,
+    `settings` as extra PREFECT_* variables) for the duration of the block. Processes started
+    inside the block (flow runs) inherit the URL."""
+    from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
+
+    given = get_current_settings().api.url
+    if given:
+        if not healthy(given):
+            raise SeaError(f"PREFECT_API_URL={given} does not answer; start that server (`prefect server start`) "
+                           f"or unset PREFECT_API_URL to have SEA start one")
+        yield given
+        return
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/api"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", **(settings or {})}
+    with open(log_path, "ab") as log:
+        server = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
+                                   "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+    try:
+        deadline = time.monotonic() + start_timeout_s
+        while not healthy(url):
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SeaError(f"the local Prefect server did not start (see {log_path}); or start one yourself with "
+                               f"`prefect server start` and set PREFECT_API_URL")
+            time.sleep(0.5)
+        os.environ["PREFECT_API_URL"] = url
+        with temporary_settings({PREFECT_API_URL: url}):
+            yield url
+    finally:
+        if "prefect.logging.handlers" in sys.modules:  # send the logs still queued while the server answers
+            sys.modules["prefect.logging.handlers"].APILogWorker.drain_all(timeout=5)
+        os.environ.pop("PREFECT_API_URL", None)
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()

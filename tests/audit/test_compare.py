@@ -1,0 +1,71 @@
+"""Two audits of one model compared: the earlier sources re-asked, judged against the planted truth."""
+
+import pytest
+
+from sea.audit.compare import FIXED, STILL_FAILING, compare_runs, found_sources, previous_run
+from sea.audit.ground_truth import planted_for
+from sea.audit.rundir import open_run
+from sea.audit.steps import run_steps
+from sea.audit.workspace import Workspace
+from sea.cli import main
+from tests.audit.conftest import small_audit
+from tests.flows.conftest import write_params
+
+
+def _audited(params, run_id):
+    run = open_run(params.audit.runs_dir, run_id, params)
+    workspace = Workspace.of(run.root)
+    for arm in run.arms():
+        run_steps(workspace, arm)
+    return run
+
+
+@pytest.fixture
+def two_audits(vital_sample, tmp_path):
+    """The probe testee, then the same testee after it learnt everything outside its blind spots."""
+    before = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=400, search__arms=["sea", "random"])
+    raw = before.model_dump(mode="json")
+    raw["simulated"]["probe"]["base_error"] = 0.0
+    after = type(before).model_validate(raw)
+    return _audited(before, "before"), _audited(after, "after")
+
+
+def test_sources_that_are_still_blind_spots_still_fail_and_the_rest_are_fixed(two_audits, capsys):
+    before, after = two_audits
+    assert previous_run(after).run_id == "before" and previous_run(before) is None
+    result = compare_runs(before, after, calls=10_000)
+    planted = planted_for(after.params, "simulated:probe")
+    doc_of = Workspace.of(after.root).doc_of
+    rows = result["sources"]
+    assert len(rows) == len(found_sources(before, "simulated:probe")) == result["counts"]["sources_before"] > 0
+    # The simulated testee answers by the document nearest to each question, so a paragraph's own
+    # document is the truth for most of its questions, not all: the verdicts must agree with it, mostly.
+    inside = {r["para_id"]: doc_of[r["para_id"]] in planted for r in rows}
+    still = [r for r in rows if r["status"] == STILL_FAILING]
+    outside = [r for r in rows if not inside[r["para_id"]]]
+    assert still and outside
+    assert sum(inside[r["para_id"]] for r in still) / len(still) >= 0.8  # what still fails is a real blind spot
+    assert sum(r["status"] == FIXED for r in outside) / len(outside) >= 0.8  # what the model learnt is fixed
+    assert result["counts"]["new_sources"] == len(set(found_sources(after, "simulated:probe")) - {r["para_id"] for r in rows})
+    assert sum(c["fixed"] + c["still_failing"] for c in result["by_category"]) == len(rows)
+    assert result["arms"]["current"]["sea"]["error_rate"] < result["arms"]["previous"]["sea"]["error_rate"]
+
+    params_path = write_params(before.params, before.root.parent.parent / "params.yaml")
+    assert main(["--params", params_path, "compare", "before", "after", "--calls", "10000"]) == 0
+    out = capsys.readouterr().out
+    assert f"{result['counts']['fixed']} fixed, {result['counts']['still_failing']} still failing" in out
+
+
+def test_the_reasking_budget_is_kept(two_audits):
+    before, after = two_audits
+    result = compare_runs(before, after, calls=5)
+    assert result["calls"] <= 5 and result["counts"]["not_reasked"] == result["counts"]["sources_before"] - result["counts"]["fixed"] - result["counts"]["still_failing"]
+
+
+def test_the_report_shows_what_changed(two_audits, tmp_path):
+    from sea.audit.report import build_report
+
+    before, after = two_audits
+    result = compare_runs(before, after, calls=10_000)
+    page = build_report(after, tmp_path / "after.html").read_text()
+    assert "<h2>Since before</h2>" in page and f"<b>{result['counts']['fixed']} fixed</b>" in page
