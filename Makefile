@@ -36,9 +36,11 @@ audit: $(STAMP)
 mlflow-ui: $(STAMP)
 	mlflow ui --backend-store-uri sqlite:///mlflow.db --host 127.0.0.1 --port 5000
 
-# Serve the recurring audit (audit.schedule_cron in params.yaml) until interrupted.
+# Serve the recurring audit (audit.schedule_cron in params.yaml) until interrupted, against
+# PREFECT_API_URL's server or one started for it. E.g. SCHEDULE_ARGS='--cron "* * * * *"'.
+SCHEDULE_ARGS ?=
 schedule: $(STAMP)
-	python -m flows.deploy
+	python -m flows.deploy $(SCHEDULE_ARGS)
 
 test: $(STAMP)
 	pytest
