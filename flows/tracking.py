@@ -13,7 +13,7 @@ from pathlib import Path
 import mlflow
 from mlflow.tracking import MlflowClient
 
-from sea.audit.rundir import ArmDir, RunDir, flatten
+from sea.audit.rundir import COMPARE_DIR, ArmDir, RunDir, flatten
 from sea.files import read_json, write_json
 
 RECORD = "mlflow.json"
@@ -98,7 +98,7 @@ class AuditTracker:
             then = comparison["arms"]["previous"].get(arm, {}).get("error_rate")
             if then is not None and now["error_rate"] is not None:
                 mlflow.log_metric(f"compare.{arm}.error_rate_change", now["error_rate"] - then)
-        self.log_files([self.run.root / "compare" / f"{comparison['previous']}.json"], "compare")
+        self.log_files([self.run.root / COMPARE_DIR / f"{comparison['previous']}.json"], COMPARE_DIR)
 
     @staticmethod
     def log_files(paths: list[Path], artifact_path: str | None = None) -> None:

@@ -137,13 +137,13 @@ def _report(args: argparse.Namespace) -> None:
 
 def _compare(args: argparse.Namespace) -> None:
     from sea.audit.compare import compare_runs, format_comparison
-    from sea.audit.rundir import open_run
+    from sea.audit.rundir import COMPARE_DIR, open_run
 
     runs_dir = load_params(args.params).audit.runs_dir
     previous, current = open_run(runs_dir, args.previous, None), open_run(runs_dir, args.current, None)
     result = compare_runs(previous, current, args.calls or current.params.audit.compare_calls)
     print(format_comparison(result))
-    print(f"\nsaved: {current.root / 'compare' / (previous.run_id + '.json')}")
+    print(f"\nsaved: {current.root / COMPARE_DIR / (previous.run_id + '.json')}")
 
 
 def parser() -> argparse.ArgumentParser:

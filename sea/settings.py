@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from sea.errors import ParamsError
 
-SOURCES = ("vital10k", "enwiki-sample", "wikipedia-dump", "jsonl", "parquet")
 PROVIDERS = ("openai", "anthropic", "openai-compatible", "local", "simulated")
 LOCAL_MODELS = ("smollm2-135m", "gemma3-270m")
 DEFAULT_KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
@@ -146,7 +145,7 @@ class ModelsSettings(_Section):
 class BudgetSettings(_Section):
     """Hard limits on the testee; any combination. Reserved before each call is sent."""
 
-    testee_calls: int | None = Field(default=20_000, ge=1)
+    testee_calls: int | None = Field(default=8000, ge=1)
     tokens: int | None = Field(default=None, ge=1)
     dollars: float | None = Field(default=None, gt=0)
 
@@ -183,16 +182,13 @@ class QuestionSettings(_Section):
     the quality gate and the testee prompt."""
 
     per_paragraph: int = Field(default=5, ge=1)  # base questions per paragraph (paper: 5)
-    variants: int = Field(default=5, ge=1)  # phrasings per question, the original included (paper: 5)
+    variants: int = Field(default=2, ge=1)  # phrasings per question, the original included (paper: 5)
     gate: Literal["auto", "on", "off"] = "auto"  # verifier check; auto = on for LLM-written questions
     duplicate_similarity: float = Field(default=0.95, gt=0, le=1)  # drop a question this similar to a kept one
     section_hint: bool = False  # tell the testee the section title (the paper's prompt did)
     writer_attempts: int = Field(default=3, ge=1)  # tries for a writer reply with the right count of valid items
     neighbours: int = Field(default=10, ge=1)  # nearby documents that offline distractors come from
     seed: int = 0
-
-
-ARMS = ("sea", "no_pruning", "random", "sea_plus")
 
 
 class PlusSettings(_Section):

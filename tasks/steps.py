@@ -2,17 +2,19 @@
 
 Each takes the run directory, its nonce, the testee, the arm and the step — small values, so the
 cache key is cheap — and returns a small record; the data itself stays in the run's files.
-Results are cached across flow runs (INPUTS + TASK_SOURCE, persisted), so a resumed run skips
-the phases an interrupted one completed. The nonce is unique to a run directory: a deleted and
+Results are cached across flow runs (keyed on the inputs and on the source of the whole project,
+persisted), so a resumed run skips the phases an interrupted one completed. The nonce is unique to a run directory: a deleted and
 re-created run never gets another run's cached results. Phases that call models retry; the
 response cache makes a retry re-pay nothing."""
 
 from __future__ import annotations
 
+import hashlib
+from functools import cached_property
 from pathlib import Path
 
 from prefect import task
-from prefect.cache_policies import INPUTS, TASK_SOURCE
+from prefect.cache_policies import INPUTS, TASK_SOURCE, CachePolicy
 
 from sea.audit import steps
 from sea.audit.rundir import ArmDir
@@ -26,7 +28,25 @@ def _retry_unless_user_error(task, task_run, state) -> bool:
     return not isinstance(state.data, SeaError)
 
 
-CACHED = {"cache_policy": INPUTS + TASK_SOURCE, "persist_result": True}
+class ProjectCode(CachePolicy):
+    """Keys on the source of every module of the project (sea/, flows/, tasks/), read once per
+    process: TASK_SOURCE sees only a wrapper's few lines, so a changed phase behind an unchanged
+    wrapper would be served the result of the old code."""
+
+    @cached_property
+    def _digest(self) -> str:
+        digest = hashlib.blake2b(digest_size=16)
+        for path in sorted(p for package in _PACKAGES for p in package.rglob("*.py")):
+            digest.update(path.relative_to(_ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+        return digest.hexdigest()
+
+    def compute_key(self, task_ctx, inputs, flow_parameters, **kwargs) -> str:
+        return self._digest
+
+
+_ROOT = Path(__file__).resolve().parents[1]
+_PACKAGES = (_ROOT / "sea", _ROOT / "flows", _ROOT / "tasks")
+CACHED = {"cache_policy": INPUTS + TASK_SOURCE + ProjectCode(), "persist_result": True}
 MODEL_CALLING = {**CACHED, "retries": 2, "retry_delay_seconds": 10, "retry_condition_fn": _retry_unless_user_error}
 
 

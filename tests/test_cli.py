@@ -70,6 +70,7 @@ def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, c
     import pandas as pd
 
     params = vital_sample.model_dump(mode="json")
+    params["questions"]["variants"] = 5  # every offline template
     path = vital_sample.paths.kb_dir.parent / "preview-params.yaml"
     path.write_text(yaml.safe_dump(params))
     para_id = int(pd.read_parquet(vital_sample.paths.kb_dir / "paragraphs.parquet")["para_id"].iloc[3])

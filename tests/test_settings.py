@@ -56,3 +56,19 @@ def test_missing_or_malformed_params_file(tmp_path):
     listed.write_text("- kb\n")
     with pytest.raises(ParamsError, match="expected a mapping"):
         load_params(listed)
+
+
+def test_params_yaml_states_every_setting_with_the_code_default():
+    """params.yaml is the single source of configuration: it states every key, and where the code
+    has a default too, the two agree (extra simulated profiles and prices are the file's own)."""
+    import yaml
+
+    from sea.audit.rundir import flatten
+    from sea.settings import Params
+
+    text = (Path(__file__).resolve().parents[1] / "params.yaml").read_text(encoding="utf-8")
+    stated = flatten(yaml.safe_load(text))
+    code = flatten(Params().model_dump(mode="json"))
+    in_file = flatten(parse_params(yaml.safe_load(text)).model_dump(mode="json"))
+    assert sorted(key for key in code if key not in stated) == []
+    assert {key: (code[key], in_file[key]) for key in code if code[key] != in_file[key]} == {}

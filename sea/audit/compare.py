@@ -7,16 +7,15 @@ it again without asking any model."""
 from __future__ import annotations
 
 from sea.audit.outputs import summarise
-from sea.audit.rundir import CONFIG_FILE, QUESTIONS, RunDir
+from sea.audit.rundir import COMPARE_DIR, CONFIG_FILE, QUESTIONS, RunDir
 from sea.audit.workspace import Workspace
-from sea.files import read_json, write_json, write_parquet
+from sea.files import write_json, write_parquet
 from sea.llm.ledger import Budget
 from sea.questions.grading import answers_table, ask
 from sea.questions.model import Question, question_from_record
 from sea.questions.prompts import testee_messages
 from sea.search.loop import fit_to_budget, paragraph_error_rates
 
-COMPARE_DIR = "compare"
 FIXED, STILL_FAILING, NOT_ASKED = "fixed", "still failing", "not re-asked"  # a source's status; counted by key below
 _COUNT_KEYS = {FIXED: "fixed", STILL_FAILING: "still_failing", NOT_ASKED: "not_reasked"}
 
@@ -93,10 +92,6 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int) -> dict:
     write_json(directory / f"{previous.run_id}.json", result)
     write_parquet(directory / f"{previous.run_id}.answers.parquet", answers_table(records))
     return result
-
-
-def saved_comparisons(run: RunDir) -> list[dict]:
-    return [read_json(path) for path in sorted((run.root / COMPARE_DIR).glob("*.json"))]
 
 
 def _error_rates(run: RunDir, testee: str) -> dict[int, float]:

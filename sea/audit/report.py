@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from sea.audit.compare import saved_comparisons
 from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
 from sea.audit.outputs import CATEGORIES_CSV, curves, gather_arm, summarise
@@ -70,7 +69,7 @@ def build_report(run: RunDir, out: Path) -> Path:
     sections.append("<h2>Relation DAGs</h2><p class=muted>Edges run from a source to the paragraphs it retrieved in the next step.</p>")
     sections += [_img(dag_figure(arm.load_state(), arm.label), f"DAG {arm.label}") for arm in tables if arm.arm != "random"]
     sections += _most_failed(tables)
-    sections += [_comparison(result) for result in saved_comparisons(run)]
+    sections += [_comparison(result) for result in run.comparisons()]
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>SEA audit {html.escape(run.run_id)}</title>"
             f"<style>{_STYLE}</style></head><body>{''.join(sections)}</body></html>")
     write_text(out, page)

@@ -26,6 +26,7 @@ from sea.search.state import SearchState
 from sea.settings import Params, parse_params
 
 CONFIG_FILE = "config.json"
+COMPARE_DIR = "compare"  # compare/<earlier run>.json: what changed since that audit (sea.audit.compare)
 BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
 QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -161,6 +162,10 @@ class RunDir:
         search = self.params.search
         return [ArmDir(self.root / slug(testee.model) / arm, testee.model, arm, search.seed)
                 for testee in self.params.testee_settings() for arm in search.arms]
+
+    def comparisons(self) -> list[dict]:
+        """What sea.audit.compare found against earlier audits, as saved."""
+        return [read_json(path) for path in sorted((self.root / COMPARE_DIR).glob("*.json"))]
 
     def check(self) -> None:
         """Refuses a run whose files are damaged or disagree, naming the file and the fix."""

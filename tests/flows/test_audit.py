@@ -1,5 +1,6 @@
 """The sea_audit flow under Prefect with MLflow: logging, replay without calls, resume after SIGKILL."""
 
+import shutil
 import signal
 import subprocess
 import sys
@@ -120,3 +121,17 @@ def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefe
             pd.testing.assert_frame_equal(a1, a2)
             assert m1 == m2
     assert "sea" in output and "random" in output  # the summary table
+
+
+def test_the_phase_cache_key_changes_with_any_project_code(tmp_path, monkeypatch):
+    import tasks.steps as step_tasks
+
+    copy = tmp_path / "project"
+    for package in ("sea", "flows", "tasks"):
+        shutil.copytree(REPO / package, copy / package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(step_tasks, "_PACKAGES", tuple(copy / p for p in ("sea", "flows", "tasks")))
+    monkeypatch.setattr(step_tasks, "_ROOT", copy)
+    before = step_tasks.ProjectCode().compute_key(None, {}, {})
+    phase = copy / "sea" / "audit" / "steps.py"
+    phase.write_text(phase.read_text() + "\n# a changed phase, behind an unchanged task wrapper\n")
+    assert step_tasks.ProjectCode().compute_key(None, {}, {}) != before
