@@ -29,11 +29,12 @@ from sea.audit.rundir import ArmDir, open_run  # noqa: E402
 from sea.audit.steps import ANSWERS, run_steps  # noqa: E402
 from sea.audit.workspace import Workspace  # noqa: E402
 from sea.llm.ledger import PriceTable, default_prices  # noqa: E402
+from sea.search.arms import ARMS as ARM_REGISTRY  # noqa: E402
 from sea.settings import load_params  # noqa: E402
 
 PROFILES = ("paper-regime", "scattered", "weak-arts")
 SEEDS = (0, 1, 2, 3, 4)
-ARMS = ("sea", "no_pruning", "random", "sea_plus")
+ARMS = tuple(ARM_REGISTRY)
 BUDGETS = (2000, 5000)  # 40 paragraphs x 5 questions = 200 a step: 10 and 25 steps
 STEP_SETTING = {"search.batch_size": 40, "questions.per_paragraph": 5, "questions.variants": 1}
 # The paper's setting: 25 questions a paragraph (5 x 5 phrasings), 20,000 questions, one profile.
@@ -219,7 +220,6 @@ def decision_agreement(arm: ArmDir, ws: Workspace) -> dict:
     paragraphs = pd.read_parquet(arm.root / "paragraphs.parquet").dropna(subset=["error_rate"])
     asked = set(pd.concat([pd.read_parquet(arm.step_dir(s) / QUESTIONS) for s in range(arm.load_state().step)])["question_id"])
     testee = ws.testee(arm.testee)
-    testee.budget = None
     early, differ = 0, 0
     for row in paragraphs.itertuples():
         every = askable(ws.bank.questions(row.para_id))

@@ -208,7 +208,7 @@ class SearchSettings(_Section):
     m_paragraphs: int = Field(default=10, ge=1)  # paragraphs kept per source
     tau: float = Field(default=0.5, ge=0, le=1)  # error rate above which a paragraph becomes a source
     gamma: float = Field(default=0.5, ge=0, le=1)  # descendants' mean error below which a source is pruned
-    arms: list[Literal["sea", "no_pruning", "random", "sea_plus"]] = ["sea", "no_pruning", "random"]
+    arms: list[str] = ["sea", "no_pruning", "random"]  # names from sea/search/arms.py, checked by check_audit
     seed: int = 0
     plus: PlusSettings = PlusSettings()
 

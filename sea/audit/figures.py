@@ -14,9 +14,8 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from sea.audit.outputs import step_metrics  # noqa: E402
 from sea.audit.rundir import ArmDir  # noqa: E402
+from sea.search.arms import ARMS  # noqa: E402
 from sea.search.state import SearchState  # noqa: E402
-
-ARM_COLOURS = {"sea": "#c0392b", "sea_plus": "#8e44ad", "no_pruning": "#e67e22", "random": "#7f8c8d"}
 
 
 def png(figure) -> bytes:
@@ -33,7 +32,7 @@ def curve_figure(curves: pd.DataFrame) -> bytes:
     for axis, testee in zip(axes[0], testees, strict=True):
         for arm, rows in curves[curves["testee"] == testee].groupby("arm", sort=False):
             axis.plot(rows["cumulative_questions"], rows["cumulative_error_rate"], marker="o", markersize=3,
-                      label=arm, color=ARM_COLOURS.get(arm))
+                      label=arm, color=ARMS[arm].colour)
         axis.set(title=testee, xlabel="questions asked", ylabel="cumulative error rate")
         axis.grid(alpha=0.3)
         axis.legend()
@@ -74,7 +73,7 @@ def category_figure(table: pd.DataFrame) -> bytes:
     """Mean error rate per category, one bar group per arm."""
     pivot = table.pivot_table(index="category", columns="arm", values="mean_error_rate")
     figure, axis = plt.subplots(figsize=(9, 0.35 * len(pivot) + 1.5))
-    pivot.plot.barh(ax=axis, color=[ARM_COLOURS.get(arm) for arm in pivot.columns])
+    pivot.plot.barh(ax=axis, color=[ARMS[arm].colour for arm in pivot.columns])
     axis.set(xlabel="mean error rate of evaluated paragraphs", ylabel="")
     axis.grid(alpha=0.3, axis="x")
     return png(figure)

@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from sea.audit.rundir import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.files import write_json, write_parquet, write_text
+from sea.search.arms import BASELINE
 
 STEPS_CSV, DAG_JSON, CATEGORIES_CSV = "steps.csv", "dag.json", "categories.csv"
 CURVE_COLUMNS = ("testee", "arm", "step", "questions", "cumulative_questions", "step_error_rate", "cumulative_error_rate")
@@ -62,7 +63,7 @@ def summarise(run: RunDir) -> dict:
                                                        "cumulative_testee_tokens", "cumulative_generator_tokens",
                                                        "cumulative_dollars", "cost_per_error", "tokens_per_error")}})
     for row in arms:
-        random = next((r for r in arms if r["testee"] == row["testee"] and r["arm"] == "random"), None)
+        random = next((r for r in arms if r["testee"] == row["testee"] and r["arm"] == BASELINE), None)
         ratio = None
         if random and random["cumulative_error_rate"] and row["cumulative_error_rate"] is not None:
             ratio = row["cumulative_error_rate"] / random["cumulative_error_rate"]

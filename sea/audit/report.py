@@ -18,6 +18,7 @@ from sea.audit.outputs import CATEGORIES_CSV, curves, gather_arm, summarise
 from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.files import read_table, write_text
 from sea.questions.model import LETTERS
+from sea.search.arms import ARMS
 
 TOP_PARAGRAPHS = 20
 _STYLE = """body{font:15px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
@@ -67,7 +68,7 @@ def build_report(run: RunDir, out: Path) -> Path:
         sections += ["<h2>Errors by category</h2>", _img(category_figure(categories), "errors by category"),
                      _table(categories[["testee", "arm", "category", "paragraphs", "mean_error_rate", "sources"]])]
     sections.append("<h2>Relation DAGs</h2><p class=muted>Edges run from a source to the paragraphs it retrieved in the next step.</p>")
-    sections += [_img(dag_figure(arm.load_state(), arm.label), f"DAG {arm.label}") for arm in tables if arm.arm != "random"]
+    sections += [_img(dag_figure(arm.load_state(), arm.label), f"DAG {arm.label}") for arm in tables if ARMS[arm.arm].retrieves]
     sections += _most_failed(tables)
     sections += [_comparison(result) for result in run.comparisons()]
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>SEA audit {html.escape(run.run_id)}</title>"

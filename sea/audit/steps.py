@@ -16,13 +16,13 @@ from sea.audit.workspace import Workspace
 from sea.files import write_json, write_parquet
 from sea.llm.ledger import Budget, Reservation
 from sea.llm.meter import Meter
-from sea.questions.grading import CORRECT, FAILED, answers_table, ask, askable
+from sea.questions.grading import answers_table, ask, askable
 from sea.questions.model import Question, questions_table
 from sea.questions.prompts import testee_messages
-from sea.search.adaptive import decided, next_round, round_order
+from sea.search.adaptive import ask_in_rounds
+from sea.search.arms import ARMS
 from sea.search.loop import Batch, choose_batch, fit_to_budget, paragraph_error_rates, prune_sources, update
 from sea.search.state import SearchState
-
 
 
 def _state_at(arm: ArmDir, step: int) -> SearchState:
@@ -64,15 +64,15 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
     limits = ws.params.budget
     budget = Budget(limits.testee_calls, limits.tokens, limits.dollars, spent=Reservation(**state.spent))
     testee = ws.testee(arm.testee)
-    testee.budget = budget
 
     def ask_all(asked: list[Question]) -> tuple[list[dict], bool]:
         prompts = [testee_messages(q.question, q.options, _hint(ws, q.para_id)) for q in asked]
-        return testee.run(ask(testee, asked, prompts))
+        return testee.run(ask(testee, asked, prompts, budget))
 
     plus = ws.params.search.plus
-    if arm.arm == "sea_plus" and plus.adaptive:
-        evaluated, asked, records, exhausted = _ask_in_rounds(questions, ask_all, budget, ws.params.search.tau, plus)
+    if ARMS[arm.arm].adaptive(plus):
+        evaluated, asked, records, exhausted = ask_in_rounds(questions, ask_all, lambda: budget.calls_left,
+                                                             ws.params.search.tau, plus)
     else:
         evaluated = fit_to_budget(batch.para_ids, {p: len(q) for p, q in questions.items()}, budget.calls_left)
         asked = [q for p in evaluated for q in questions[p]]
@@ -89,39 +89,6 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
         "calls_left": budget.calls_left,
     })
     return {"questions": len(records), "paragraphs": len(evaluated), "budget_exhausted": exhausted}
-
-
-def _ask_in_rounds(questions: dict[int, list[Question]], ask_all, budget: Budget, tau: float, plus
-                   ) -> tuple[list[int], list[Question], list[dict], bool]:
-    """(paragraphs evaluated, questions asked, answer records, budget exhausted). The first round
-    decides which paragraphs the budget covers; a paragraph whose next round no longer fits keeps
-    the answers it has."""
-    pending = {p: round_order(q) for p, q in questions.items()}
-    evaluated = list(next_round(pending, plus.round_size, budget.calls_left))
-    if not evaluated:  # not one paragraph's first round fits
-        return [], [], [], False
-    pending = {p: pending[p] for p in evaluated}
-    asked, records, exhausted = [], [], False
-    counts = {p: [0, 0] for p in evaluated}  # answered, wrong
-    while pending and not exhausted:
-        chunk = next_round(pending, plus.round_size, budget.calls_left)
-        if not chunk:
-            break
-        round_questions = [q for qs in chunk.values() for q in qs]
-        round_records, exhausted = ask_all(round_questions)
-        asked += round_questions
-        records += round_records
-        para_of = {q.question_id: q.para_id for q in round_questions}
-        for record in round_records:
-            if record["outcome"] != FAILED:
-                counts[para_of[record["question_id"]]][0] += 1
-                counts[para_of[record["question_id"]]][1] += record["outcome"] != CORRECT
-        for para_id, qs in chunk.items():
-            pending[para_id] = pending[para_id][len(qs):]
-            answered, wrong = counts[para_id]
-            if not pending[para_id] or decided(wrong, answered, len(questions[para_id]), tau, plus.confidence_z):
-                del pending[para_id]
-    return evaluated, asked, records, exhausted or (bool(pending) and budget.calls_left == 0)
 
 
 def _hint(ws: Workspace, para_id: int) -> str | None:
@@ -148,13 +115,18 @@ def update_dag(ws: Workspace, arm: ArmDir, step: int) -> dict:
 
 
 def prune(ws: Workspace, arm: ArmDir, step: int) -> dict:
-    """Deactivate sources whose descendants stopped failing, record the step, and save the state."""
-    directory = arm.step_dir(step)
+    """Deactivate the sources whose descendants stopped failing, then commit the step."""
     updated = arm.read(step, UPDATED)
     state = SearchState.from_json(updated["state"])
     if state.step != step:
         raise RuntimeError(f"{arm.label}: the updated state is at step {state.step}, not {step}")
     pruned = prune_sources(state, ws.params.search.gamma)
+    return commit_step(ws, arm, step, state, set(updated["new_sources"]), pruned)
+
+
+def commit_step(ws: Workspace, arm: ArmDir, step: int, state: SearchState, new_sources: set[int], pruned: set[int]) -> dict:
+    """Record the step — whether the arm is done, its metrics, its paragraph table — and save the
+    state last, which marks the step complete."""
     batch, evaluation = _batch(arm, step), _evaluation(arm, step)
     state.finished = (evaluation["exhausted"] or evaluation["calls_left"] == 0 or not batch.para_ids
                       or len(evaluation["evaluated"]) < len(batch.para_ids))
@@ -165,8 +137,8 @@ def prune(ws: Workspace, arm: ArmDir, step: int) -> dict:
         for role, tally in ws.bank.usage(para_id).by_role.items():
             generation.add(role, tally)
     previous = arm.read(step - 1, METRICS) if step > 0 else None
-    metrics = step_metrics(step, answers, len(evaluation["evaluated"]), set(updated["new_sources"]), pruned, state,
-                           generation, previous)
+    metrics = step_metrics(step, answers, len(evaluation["evaluated"]), new_sources, pruned, state, generation, previous)
+    directory = arm.step_dir(step)
     write_parquet(directory / PARAGRAPHS, _paragraph_table(ws, step, batch, evaluation, state))
     write_json(directory / METRICS, metrics)
     state.save(arm.state_path)

@@ -12,6 +12,7 @@ from sea.errors import ParamsError
 from sea.files import read_json
 from sea.index import check_index
 from sea.llm.keys import api_key
+from sea.search.arms import ARMS
 from sea.settings import Params, load_params
 
 
@@ -46,7 +47,10 @@ def check_audit(params: Params) -> None:
     if budget.testee_calls is None and budget.tokens is None and budget.dollars is None:
         raise ParamsError("budget: an audit needs a limit; set budget.testee_calls (or tokens or dollars)")
     if not search.arms:
-        raise ParamsError("search.arms: empty; list at least one of sea, no_pruning, random")
+        raise ParamsError(f"search.arms: empty; list at least one of {', '.join(ARMS)}")
+    for i, name in enumerate(search.arms):
+        if name not in ARMS:
+            raise ParamsError(f"search.arms.{i}: {name!r} is not allowed; use one of {', '.join(ARMS)}")
     per_batch = search.batch_size * questions.per_paragraph * questions.variants
     if budget.testee_calls is not None and budget.testee_calls < per_batch:
         raise ParamsError(

@@ -50,14 +50,13 @@ class ModelClient:
     for good, every further call raises EndpointFailing."""
 
     def __init__(self, role: str, settings: ModelSettings, provider: Provider, *, cache: ResponseCache,
-                 ledger: Ledger, prices: PriceTable, budget: Budget | None = None, limiter: RateLimiter | None = None):
+                 ledger: Ledger, prices: PriceTable, limiter: RateLimiter | None = None):
         self.role = role
         self.settings = settings
         self.provider = provider
         self.cache = cache
         self.ledger = ledger
         self.prices = prices
-        self.budget = budget
         self.limiter = limiter or RateLimiter.for_settings([settings])
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unlimited = Budget()
@@ -74,15 +73,16 @@ class ModelClient:
     def _cost(self, input_tokens: int, output_tokens: int) -> float | None:
         return self.prices.cost(self.settings.model, input_tokens, output_tokens)
 
-    async def complete(self, messages: list[Message], decoding: Decoding | None = None) -> Completion:
-        """The model's reply. Raises BudgetExhausted before anything is sent when the budget
-        cannot cover the call, CallFailed (with the reason) when every attempt failed, and
+    async def complete(self, messages: list[Message], decoding: Decoding | None = None,
+                       budget: Budget | None = None) -> Completion:
+        """The model's reply, charged to `budget` (None: not limited). Raises BudgetExhausted
+        before anything is sent when the budget cannot cover the call, CallFailed (with the reason) when every attempt failed, and
         EndpointFailing once too many calls in a row have failed."""
         decoding = decoding or self.decoding()
         input_bound = input_token_bound(messages)
         worst = (input_bound + decoding.max_tokens, self._cost(input_bound, decoding.max_tokens))
         key = cache_key(self.settings.model, self.provider.endpoint, messages, decoding, self.cache_scope)
-        budget = self.budget or self._unlimited
+        budget = budget or self._unlimited
         async with self.limiter:
             if self.failing:
                 raise self.failing
@@ -155,8 +155,8 @@ class ModelClient:
             raise
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    async def complete_many(self, requests: Sequence[list[Message]], decoding: Decoding | None = None
-                            ) -> tuple[list[Completion | CallFailure | None], bool]:
+    async def complete_many(self, requests: Sequence[list[Message]], decoding: Decoding | None = None,
+                            budget: Budget | None = None) -> tuple[list[Completion | CallFailure | None], bool]:
         """Answer many prompts concurrently (bounded by max_in_flight). Returns one entry per
         request — a Completion, a CallFailure, or None for a request never sent because the
         budget ran out — and whether the budget ran out. Raises EndpointFailing (after cancelling
@@ -166,7 +166,7 @@ class ModelClient:
         async def one(messages: list[Message]) -> Completion | CallFailure | None:
             nonlocal exhausted
             try:
-                return await self.complete(messages, decoding)
+                return await self.complete(messages, decoding, budget)
             except BudgetExhausted:
                 exhausted = True
                 return None
@@ -189,5 +189,6 @@ class ModelClient:
             self._loop = asyncio.new_event_loop()
         return self._loop.run_until_complete(awaitable)
 
-    def complete_sync(self, messages: list[Message], decoding: Decoding | None = None) -> Completion:
-        return self.run(self.complete(messages, decoding))
+    def complete_sync(self, messages: list[Message], decoding: Decoding | None = None,
+                      budget: Budget | None = None) -> Completion:
+        return self.run(self.complete(messages, decoding, budget))

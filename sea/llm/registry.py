@@ -8,7 +8,7 @@ from sea.embeddings import Embedder, embedding_cache_path
 from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient, Provider
-from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices
+from sea.llm.ledger import Ledger, PriceTable, default_prices
 from sea.llm.limits import RateLimiter
 from sea.llm.providers import AnthropicMessages, OpenAIChat
 from sea.settings import ModelSettings, Params
@@ -37,13 +37,12 @@ def make_provider(settings: ModelSettings, params: Params) -> Provider:
 
 @dataclass
 class Models:
-    """The configured roles sharing one response cache and one ledger; the budget binds the testee.
+    """The configured roles sharing one response cache and one ledger (each audit step passes the testee its budget).
     `testees` holds a client for models.testee and for each of audit.testees."""
 
     clients: dict[str, ModelClient]
     ledger: Ledger
     cache: ResponseCache
-    budget: Budget
     testees: dict[str, ModelClient]
 
 
@@ -66,15 +65,13 @@ def build_models(params: Params, roles: tuple[str, ...] = ROLES) -> Models:
         # Rate limits belong to an account: roles calling the same endpoint with the same key share them.
         account = [s for _, s in configured if _account(s) == _account(settings)]
         limiter = shared_limiters.setdefault(_account(settings), RateLimiter.for_settings(account))
-        budget = Budget(params.budget.testee_calls, params.budget.tokens, params.budget.dollars) if role == "testee" else None
         made.append((role, ModelClient(role, settings, make_provider(settings, params), cache=cache, ledger=ledger,
-                                       prices=prices, budget=budget, limiter=limiter)))
+                                       prices=prices, limiter=limiter)))
     testee_clients = {client.settings.model: client for role, client in made if role == "testee"}
     clients = {role: client for role, client in made if role != "testee"}
     if testee_clients:
         clients["testee"] = next(iter(testee_clients.values()))
-    budget = clients["testee"].budget if testee_clients else Budget()
-    return Models(clients, ledger, cache, budget, testee_clients)
+    return Models(clients, ledger, cache, testee_clients)
 
 
 def _account(settings: ModelSettings) -> tuple:

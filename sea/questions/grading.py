@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pyarrow as pa
 
 from sea.llm.client import ModelClient
+from sea.llm.ledger import Budget
 from sea.llm.types import CallFailure, Completion, Message
 from sea.questions.model import ANSWER_SCHEMA, KEPT, Question
 from sea.questions.parsing import parse_answer
@@ -26,9 +27,10 @@ def answer_record(question: Question, testee: str, result: Completion | CallFail
             "cost_usd": result.cost_usd, "latency_s": result.latency_s, "cached": result.cached}
 
 
-async def ask(testee: ModelClient, questions: Sequence[Question], prompts: Sequence[list[Message]]) -> tuple[list[dict], bool]:
+async def ask(testee: ModelClient, questions: Sequence[Question], prompts: Sequence[list[Message]],
+              budget: Budget | None = None) -> tuple[list[dict], bool]:
     """Answer records for the questions the budget allowed, and whether the budget ran out."""
-    results, exhausted = await testee.complete_many(list(prompts))
+    results, exhausted = await testee.complete_many(list(prompts), budget=budget)
     records = [answer_record(q, testee.settings.model, r) for q, r in zip(questions, results, strict=True) if r is not None]
     return records, exhausted
 

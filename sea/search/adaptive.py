@@ -9,9 +9,11 @@ rate is the share wrong among the questions asked."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from sea.questions.grading import CORRECT, FAILED
 from sea.questions.model import Question
+from sea.settings import PlusSettings
 
 
 def wilson_interval(wrong: int, asked: int, z: float) -> tuple[float, float]:
@@ -52,3 +54,37 @@ def next_round(pending: dict[int, list[Question]], round_size: int, calls_left: 
         chosen[para_id] = chunk
         used += len(chunk)
     return chosen
+
+
+def ask_in_rounds(questions: dict[int, list[Question]], ask_all: Callable[[list[Question]], tuple[list[dict], bool]],
+                  calls_left: Callable[[], int | None], tau: float, plus: PlusSettings
+                  ) -> tuple[list[int], list[Question], list[dict], bool]:
+    """(paragraphs evaluated, questions asked, answer records, budget exhausted). The first round
+    decides which paragraphs the budget covers; a paragraph whose next round no longer fits keeps
+    the answers it has."""
+    pending = {p: round_order(q) for p, q in questions.items()}
+    evaluated = list(next_round(pending, plus.round_size, calls_left()))
+    if not evaluated:  # not one paragraph's first round fits
+        return [], [], [], False
+    pending = {p: pending[p] for p in evaluated}
+    asked, records, exhausted = [], [], False
+    counts = {p: [0, 0] for p in evaluated}  # answered, wrong
+    while pending and not exhausted:
+        chunk = next_round(pending, plus.round_size, calls_left())
+        if not chunk:
+            break
+        round_questions = [q for qs in chunk.values() for q in qs]
+        round_records, exhausted = ask_all(round_questions)
+        asked += round_questions
+        records += round_records
+        para_of = {q.question_id: q.para_id for q in round_questions}
+        for record in round_records:
+            if record["outcome"] != FAILED:
+                counts[para_of[record["question_id"]]][0] += 1
+                counts[para_of[record["question_id"]]][1] += record["outcome"] != CORRECT
+        for para_id, qs in chunk.items():
+            pending[para_id] = pending[para_id][len(qs):]
+            answered, wrong = counts[para_id]
+            if not pending[para_id] or decided(wrong, answered, len(questions[para_id]), tau, plus.confidence_z):
+                del pending[para_id]
+    return evaluated, asked, records, exhausted or (bool(pending) and calls_left() == 0)

@@ -16,13 +16,11 @@ import numpy as np
 from sea.index import DocumentIndex
 from sea.paragraphs import ParagraphEmbeddings
 from sea.questions.grading import CORRECT, FAILED
+from sea.search.arms import ARMS
 from sea.search.dag import prune
 from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
 from sea.search.state import SearchState, jsonable
 from sea.settings import SearchSettings
-
-RETRIEVING_ARMS = ("sea", "no_pruning", "sea_plus")
-PRUNING_ARMS = ("sea", "sea_plus")
 
 
 @dataclass
@@ -51,11 +49,12 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
         batch = initial_batch(index, paragraphs, settings.batch_size, rng)
         pool_size = len(batch)
     else:
-        if state.arm in RETRIEVING_ARMS and state.active_sources:
+        arm = ARMS[state.arm]
+        if arm.retrieves and state.active_sources:
             provenance = retrieve(state.active_sources, index, paragraphs, state.visited_docs, state.visited_paras,
                                   settings.k_documents, settings.m_paragraphs)
         weights = None
-        if provenance and state.arm == "sea_plus" and settings.plus.weighted_draw:
+        if provenance and arm.weighted_draw(settings.plus):
             weights = candidate_weights(provenance, state.error_rates)
         pool = list(provenance) or unvisited(paragraphs, state.visited_paras)
         batch, pool_size = draw(pool, settings.batch_size, rng, weights), len(pool)
@@ -107,7 +106,7 @@ def update(state: SearchState, batch: Batch, evaluated: Sequence[int], error_rat
 
 def prune_sources(state: SearchState, gamma: float) -> set[int]:
     """Deactivate the sources whose descendants' mean error fell below gamma (pruning arms only)."""
-    if state.arm not in PRUNING_ARMS:
+    if not ARMS[state.arm].prunes:
         return set()
     pruned = prune(state.dag, state.active_sources, gamma)
     state.active_sources -= pruned

@@ -1,15 +1,28 @@
 """Ground truth: the planted blind spots and what an arm's findings are measured against."""
 
+import numpy as np
 import pandas as pd
 
 from sea.audit.ground_truth import findings, planted_for
+from sea.embeddings import load_document_vectors
 from sea.llm.simulated import SimulatedTestee
 
 
-def test_planted_regions_are_the_simulated_testees_own(vital_sample, embedder):
+def test_planted_regions_are_regions_where_the_testee_answers_at_chance(vital_sample, embedder):
     planted = planted_for(vital_sample, "simulated:paper-regime")
-    testee = SimulatedTestee("paper-regime", vital_sample.simulated["paper-regime"], vital_sample, embedder)
-    assert planted == testee.blind_spots and len(planted) == round(0.05 * 500)
+    profile = vital_sample.simulated["paper-regime"]
+    testee = SimulatedTestee("paper-regime", profile, vital_sample, embedder)
+    assert len(planted) == round(0.05 * 500) and len(set(planted.values())) == profile.blind_spot_regions
+    assert {d: testee.error_rate(d) for d in planted} == dict.fromkeys(planted, 0.75)  # chance on four options
+    assert all(testee.error_rate(d) == profile.base_error for d in testee.category if d not in planted)
+    # Each region is a neighbourhood in embedding space, not a random draw of documents.
+    vectors, ids, _ = load_document_vectors(vital_sample.paths.embeddings_dir)
+    row = {int(d): i for i, d in enumerate(ids)}
+    vectors = np.asarray(vectors)
+    overall = float((vectors @ vectors.T).mean())
+    for region in set(planted.values()):
+        members = np.asarray(vectors[[row[d] for d, r in planted.items() if r == region]])
+        assert float((members @ members.T).mean()) > overall + 0.1
     assert planted_for(vital_sample, "openai:gpt-4o-mini") is None  # no ground truth for a real model
 
 

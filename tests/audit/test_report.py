@@ -2,6 +2,8 @@
 
 import re
 
+import pandas as pd
+
 from sea.audit.outputs import write_summary
 from sea.audit.report import TOP_PARAGRAPHS, build_report
 from sea.audit.steps import run_steps
@@ -17,5 +19,9 @@ def test_the_report_is_one_offline_page_with_every_section(workspace, tmp_path):
     assert not re.search(r"(src|href)=\"https?://", page)  # nothing loaded from the network
     assert page.count("data:image/png;base64,") == 1 + 1 + 2  # curves, categories, the DAGs of sea and no_pruning
     assert page.count("<details>") == TOP_PARAGRAPHS
+    listed = [float(rate) for rate in re.findall(r"· error rate (\d\.\d\d) ·", page)]
+    evaluated = pd.concat([pd.read_parquet(arm.root / "paragraphs.parquet") for arm in workspace.run.arms()])
+    highest = evaluated.dropna(subset=["error_rate"]).drop_duplicates("para_id")["error_rate"].nlargest(TOP_PARAGRAPHS)
+    assert listed == [round(rate, 2) for rate in highest]  # the most failed, in order
     metrics, curves = write_summary(workspace.run, tmp_path)
     assert "cumulative_error_rate" in metrics.read_text() and curves.read_text().count("\n") > 3

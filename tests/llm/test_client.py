@@ -26,11 +26,11 @@ def keys(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", ANTHROPIC_KEY)
 
 
-def make_client(server, provider="openai", *, budget=None, cache=None, ledger=None, **settings) -> ModelClient:
+def make_client(server, provider="openai", *, cache=None, ledger=None, **settings) -> ModelClient:
     model, sdk, suffix = PROVIDERS[provider]
     settings = ModelSettings(model=model, base_url=server.base_url + suffix, **{"backoff_base_s": 0.01, "timeout_s": 2.0, **settings})
     return ModelClient("testee", settings, sdk(settings), cache=cache or ResponseCache(None), ledger=ledger or Ledger(),
-                       prices=PriceTable(default_prices()), budget=budget)
+                       prices=PriceTable(default_prices()))
 
 
 def question(i: int, words: int = 5) -> list[dict]:
@@ -70,12 +70,12 @@ def test_transient_faults_are_retried(fault):
 
 def test_a_call_that_keeps_failing_is_surfaced_with_its_reason():
     with FakeLLMServer(script=["500"] * 3) as server:
-        client = make_client(server, max_attempts=3, budget=Budget(calls=10))
+        client, budget = make_client(server, max_attempts=3), Budget(calls=10)
         with pytest.raises(CallFailed) as failed:
-            client.complete_sync(question(0))
+            client.complete_sync(question(0), budget=budget)
     assert failed.value.failure.attempts == 3 and "HTTP 500" in failed.value.failure.reason
     assert client.ledger.summary()[0]["failed_calls"] == 1
-    assert client.budget.spent.calls == 0 and client.budget.reserved.calls == 0  # a failure costs no budget
+    assert budget.spent.calls == 0 and budget.reserved.calls == 0  # a failure costs no budget
 
 
 def test_a_server_that_dies_mid_run_fails_the_remaining_calls_cleanly():
@@ -90,12 +90,12 @@ def test_a_server_that_dies_mid_run_fails_the_remaining_calls_cleanly():
 @pytest.mark.parametrize("limit", [{"calls": 40}, {"tokens": 900}, {"dollars": 0.0002}])
 def test_budget_is_never_exceeded_under_64_way_concurrency(limit):
     with FakeLLMServer(latency_s=0.02) as server:
-        client = make_client(server, max_in_flight=64, budget=Budget(**limit))
-        results, exhausted = client.run(client.complete_many([question(i, i % 7) for i in range(120)]))
+        client, budget = make_client(server, max_in_flight=64), Budget(**limit)
+        results, exhausted = client.run(client.complete_many([question(i, i % 7) for i in range(120)], budget=budget))
     assert exhausted and results.count(None) > 0
     served = [r for r in results if isinstance(r, Completion)]
     assert len(served) == server.state.served and server.state.max_concurrent > 1
-    spent = client.budget.spent
+    spent = budget.spent
     if "calls" in limit:
         assert server.state.served == 40
     if "tokens" in limit:
@@ -107,10 +107,10 @@ def test_budget_is_never_exceeded_under_64_way_concurrency(limit):
 
 def test_budget_exhausted_before_sending(tmp_path):
     with FakeLLMServer() as server:
-        client = make_client(server, budget=Budget(calls=1))
-        client.complete_sync(question(0))
+        client, budget = make_client(server), Budget(calls=1)
+        client.complete_sync(question(0), budget=budget)
         with pytest.raises(BudgetExhausted, match="calls limit 1"):
-            client.complete_sync(question(1))
+            client.complete_sync(question(1), budget=budget)
     assert server.state.requests == 1
 
 
@@ -121,12 +121,12 @@ def test_second_identical_run_makes_no_request(tmp_path):
         first = make_client(server, cache=ResponseCache(cache_path))
         first.run(first.complete_many(prompts))
         assert server.state.requests == 10
-        second = make_client(server, cache=ResponseCache(cache_path), budget=Budget(calls=10))
-        results, _ = second.run(second.complete_many(prompts))
+        second, budget = make_client(server, cache=ResponseCache(cache_path)), Budget(calls=10)
+        results, _ = second.run(second.complete_many(prompts, budget=budget))
         assert server.state.requests == 10  # nothing new reached the server
         assert all(r.cached for r in results) and second.cache.hits == 10
         assert second.ledger.summary()[0]["cached_calls"] == 10 and second.ledger.summary()[0]["input_tokens"] == 0
-        assert second.budget.spent.calls == 10  # cached work still counts against the budget: resume is exact
+        assert budget.spent.calls == 10  # cached work still counts against the budget: resume is exact
 
         sampler = make_client(server, cache=ResponseCache(cache_path), temperature=0.7)
         for sample in (0, 1, 1):
@@ -181,13 +181,14 @@ def closed_port() -> int:
 def test_an_endpoint_that_never_answers_stops_at_once_naming_it():
     settings = ModelSettings(model="openai-compatible:x", base_url=f"http://127.0.0.1:{closed_port()}/v1", max_in_flight=8)
     client = ModelClient("testee", settings, OpenAIChat(settings), cache=ResponseCache(None), ledger=Ledger(),
-                         prices=PriceTable({}), budget=Budget(calls=100))
+                         prices=PriceTable({}))
+    budget = Budget(calls=100)
     started = time.perf_counter()
     with pytest.raises(EndpointFailing, match=r"127\.0\.0\.1:\d+/v1: the last 10 calls all failed \(last: .*ConnectError"):
-        client.run(client.complete_many([question(i) for i in range(40)]))
+        client.run(client.complete_many([question(i) for i in range(40)], budget=budget))
     assert time.perf_counter() - started < 5  # no retry against an endpoint that never answered
     # nothing stays reserved; a call cancelled while connecting is charged, as one that may have been sent
-    assert client.budget.reserved.calls == 0 and client.budget.spent.calls <= settings.in_flight
+    assert budget.reserved.calls == 0 and budget.spent.calls <= settings.in_flight
     with pytest.raises(EndpointFailing):
         client.complete_sync(question(99))  # stays stopped
 
@@ -207,10 +208,10 @@ def test_a_token_budget_buys_the_same_calls_at_any_concurrency():
     used = {}
     for in_flight in (1, 64):
         with FakeLLMServer(latency_s=0.002) as server:
-            client = make_client(server, max_in_flight=in_flight, budget=Budget(tokens=6000))
-            results, exhausted = client.run(client.complete_many(prompts))
-        assert exhausted and client.budget.spent.tokens <= 6000
-        used[in_flight] = (server.state.served, client.budget.spent.tokens, [r is None for r in results])
+            client, budget = make_client(server, max_in_flight=in_flight), Budget(tokens=6000)
+            results, exhausted = client.run(client.complete_many(prompts, budget=budget))
+        assert exhausted and budget.spent.tokens <= 6000
+        used[in_flight] = (server.state.served, budget.spent.tokens, [r is None for r in results])
     assert used[1] == used[64]
     assert used[1][1] > 6000 - 2 * max(input_token_bound(p) + 16 for p in prompts)  # nearly all of it was used
 
@@ -218,10 +219,10 @@ def test_a_token_budget_buys_the_same_calls_at_any_concurrency():
 @pytest.mark.reliability
 def test_a_reply_that_arrives_after_the_timeout_is_paid_for():
     with FakeLLMServer(script=["late"] * 20, hang_s=0.5) as server:
-        client = make_client(server, max_in_flight=8, timeout_s=0.2, budget=Budget(calls=30))
-        results, exhausted = client.run(client.complete_many([question(i) for i in range(60)]))
+        client, budget = make_client(server, max_in_flight=8, timeout_s=0.2), Budget(calls=30)
+        results, exhausted = client.run(client.complete_many([question(i) for i in range(60)], budget=budget))
         time.sleep(0.6)  # the server finishes the work the client gave up on
-    assert exhausted and client.budget.spent.calls == 30
+    assert exhausted and budget.spent.calls == 30
     assert server.state.served <= 30  # what the server did (and would bill) never exceeds the budget
     assert sum(isinstance(r, Completion) for r in results) == server.state.served - 20
 
