@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Iterable
@@ -99,10 +100,17 @@ class DocumentIndex:
 
 
 def load_index(params: Params) -> DocumentIndex:
-    """The built index, refused when it was built with another embedder than params.embedding.model:
-    its vectors would not be comparable with the queries."""
+    """The built index, refused when it was built with another embedder or factory than configured.
+    Read once per process (the retrieval, the question generator and the simulated testee share
+    it; FAISS searches are read-only), and again only when the file changes."""
     check_index(params)
-    return DocumentIndex.load(params.paths.index_dir, params.index)
+    stat = (params.paths.index_dir / INDEX_FILE).stat()
+    return _read_index(params.paths.index_dir.resolve(), stat.st_mtime_ns, stat.st_size, params.index)
+
+
+@functools.lru_cache(maxsize=4)
+def _read_index(index_dir: Path, mtime_ns: int, size: int, settings: IndexSettings) -> DocumentIndex:
+    return DocumentIndex.load(index_dir, settings)
 
 
 def check_index(params: Params) -> None:

@@ -65,3 +65,18 @@ def test_an_index_built_with_another_embedder_is_refused(vital_sample, tmp_path)
     missing = vital_sample.model_copy(update={"paths": vital_sample.paths.model_copy(update={"index_dir": tmp_path})})
     with pytest.raises(ParamsError, match="no index in"):
         load_index(missing)
+
+
+def test_the_index_is_read_once_per_process_and_again_when_rebuilt(vital_sample, tmp_path):
+    import shutil
+
+    from sea.index import INDEX_FILE, build_index, load_index
+
+    copy = tmp_path / "index"
+    shutil.copytree(vital_sample.paths.index_dir, copy)
+    params = vital_sample.model_copy(update={"paths": vital_sample.paths.model_copy(update={"index_dir": copy})})
+    first = load_index(params)
+    assert load_index(params) is first  # retrieval, question generator and simulated testee share one
+    mtime = (copy / INDEX_FILE).stat().st_mtime_ns
+    build_index(params)
+    assert (copy / INDEX_FILE).stat().st_mtime_ns != mtime and load_index(params) is not first

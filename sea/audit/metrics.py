@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from sea.llm.meter import Meter
-from sea.questions.grading import CORRECT, FAILED, UNPARSEABLE
+from sea.questions.grading import FAILED, UNPARSEABLE, tally
 from sea.search.state import SearchState
 
 GENERATION_ROLES = ("generator", "verifier")
@@ -29,7 +29,7 @@ def step_metrics(step: int, answers: pd.DataFrame, paragraphs: int, new_sources:
     written for a paragraph are charged to every arm that evaluates it (the cost of that arm
     alone)."""
     answered = answers[answers["outcome"] != FAILED]
-    wrong = int((answered["outcome"] != CORRECT).sum())
+    wrong = tally(answers["outcome"])[1]
     testee_tokens = int(answers["input_tokens"].sum() + answers["output_tokens"].sum())
     generation_tallies = [generation.by_role[r] for r in GENERATION_ROLES if r in generation.by_role]
     generator_tokens = sum(t.input_tokens + t.output_tokens for t in generation_tallies)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pyarrow as pa
 
@@ -39,13 +39,21 @@ def askable(questions: Sequence[Question]) -> list[Question]:
     return [q for q in questions if q.verdict == KEPT]
 
 
+def tally(outcomes: Iterable[str]) -> tuple[int, int]:
+    """(answered, wrong): the one counting rule of every error rate. An unparseable reply counts
+    as wrong, as the paper did; a failed call counts in neither."""
+    answered = [o for o in outcomes if o != FAILED]
+    return len(answered), sum(o != CORRECT for o in answered)
+
+
 def error_rates(outcomes: Sequence[str]) -> dict[str, float | None]:
     """Error rate with unparseable replies counted as wrong (as the paper did) and excluded.
     Failed calls count in neither."""
     answered = [o for o in outcomes if o != FAILED]
     parsed = [o for o in answered if o != UNPARSEABLE]
+    count, wrong = tally(answered)
     return {
-        "error_rate_unparseable_as_wrong": (sum(o != CORRECT for o in answered) / len(answered)) if answered else None,
+        "error_rate_unparseable_as_wrong": wrong / count if count else None,
         "error_rate_unparseable_excluded": (sum(o == WRONG for o in parsed) / len(parsed)) if parsed else None,
         "unparseable_rate": ((len(answered) - len(parsed)) / len(answered)) if answered else None,
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from sea.questions.grading import CORRECT, FAILED
+from sea.questions.grading import tally
 from sea.questions.model import Question
 from sea.settings import PlusSettings
 
@@ -68,7 +68,7 @@ def ask_in_rounds(questions: dict[int, list[Question]], ask_all: Callable[[list[
         return [], [], [], False
     pending = {p: pending[p] for p in evaluated}
     asked, records, exhausted = [], [], False
-    counts = {p: [0, 0] for p in evaluated}  # answered, wrong
+    outcomes: dict[int, list[str]] = {p: [] for p in evaluated}
     while pending and not exhausted:
         chunk = next_round(pending, plus.round_size, calls_left())
         if not chunk:
@@ -79,12 +79,10 @@ def ask_in_rounds(questions: dict[int, list[Question]], ask_all: Callable[[list[
         records += round_records
         para_of = {q.question_id: q.para_id for q in round_questions}
         for record in round_records:
-            if record["outcome"] != FAILED:
-                counts[para_of[record["question_id"]]][0] += 1
-                counts[para_of[record["question_id"]]][1] += record["outcome"] != CORRECT
+            outcomes[para_of[record["question_id"]]].append(record["outcome"])
         for para_id, qs in chunk.items():
             pending[para_id] = pending[para_id][len(qs):]
-            answered, wrong = counts[para_id]
+            answered, wrong = tally(outcomes[para_id])
             if not pending[para_id] or decided(wrong, answered, len(questions[para_id]), tau, plus.confidence_z):
                 del pending[para_id]
     return evaluated, asked, records, exhausted or (bool(pending) and calls_left() == 0)

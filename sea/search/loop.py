@@ -15,7 +15,7 @@ import numpy as np
 
 from sea.index import DocumentIndex
 from sea.paragraphs import ParagraphEmbeddings
-from sea.questions.grading import CORRECT, FAILED
+from sea.questions.grading import FAILED, tally
 from sea.search.arms import ARMS
 from sea.search.dag import prune
 from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
@@ -85,9 +85,13 @@ def paragraph_error_rates(outcomes: Sequence[tuple[int, str]]) -> dict[int, floa
     as the paper did; failed calls count in neither."""
     answered: dict[int, list[str]] = {}
     for para_id, outcome in outcomes:
-        if outcome != FAILED:
+        if outcome != FAILED:  # a paragraph whose every call failed gets no error rate
             answered.setdefault(para_id, []).append(outcome)
-    return {p: sum(o != CORRECT for o in outs) / len(outs) for p, outs in answered.items()}
+    rates = {}
+    for para_id, outs in answered.items():
+        count, wrong = tally(outs)
+        rates[para_id] = wrong / count
+    return rates
 
 
 def update(state: SearchState, batch: Batch, evaluated: Sequence[int], error_rates: dict[int, float], tau: float,
