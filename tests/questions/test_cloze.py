@@ -11,9 +11,14 @@ from sea.questions.shuffle import gold_letter_distribution
 from sea.questions.validation import phrasing_problem
 
 
+def every_template(params):
+    """The sample's params asking for all five offline phrasings (params.yaml's default is 2)."""
+    return params.model_copy(update={"questions": params.questions.model_copy(update={"variants": 5})})
+
+
 @pytest.fixture(scope="module")
 def generated(vital_sample, embedder):
-    generator = QuestionGenerator(vital_sample, embedder)
+    generator = QuestionGenerator(every_template(vital_sample), embedder)
     paragraphs = generator.store.table
     questions = []
     for para_id in paragraphs["para_id"].tolist():
@@ -61,7 +66,7 @@ def test_variants_share_options_in_their_own_order(generated):
 def test_deterministic_by_seed(generated, vital_sample, embedder):
     generator, paragraphs, questions = generated
     para_id = paragraphs["para_id"].iloc[7]
-    again = asyncio.run(QuestionGenerator(vital_sample, embedder).for_paragraph(generator.paragraph(para_id)))
+    again = asyncio.run(QuestionGenerator(every_template(vital_sample), embedder).for_paragraph(generator.paragraph(para_id)))
     assert [(q.question_id, q.options) for q in again] == [(q.question_id, q.options) for q in questions if q.para_id == para_id]
 
 
