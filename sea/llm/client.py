@@ -76,8 +76,8 @@ class ModelClient:
     async def complete(self, messages: list[Message], decoding: Decoding | None = None,
                        budget: Budget | None = None) -> Completion:
         """The model's reply, charged to `budget` (None: not limited). Raises BudgetExhausted
-        before anything is sent when the budget cannot cover the call, CallFailed (with the reason) when every attempt failed, and
-        EndpointFailing once too many calls in a row have failed."""
+        before anything is sent when the budget cannot cover the call, CallFailed (with the
+        reason) when every attempt failed, and EndpointFailing once too many calls in a row failed."""
         decoding = decoding or self.decoding()
         input_bound = input_token_bound(messages)
         worst = (input_bound + decoding.max_tokens, self._cost(input_bound, decoding.max_tokens))
