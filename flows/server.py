@@ -45,11 +45,10 @@ def _die_with_parent() -> None:
 
 
 @contextmanager
-def prefect_api(log_path: Path, settings: dict[str, str] | None = None, start_timeout_s: float = 120) -> Iterator[str]:
+def prefect_api(log_path: Path, start_timeout_s: float = 120) -> Iterator[str]:
     """The API URL of a healthy Prefect server: the configured one (PREFECT_API_URL, or the active
-    Prefect profile's) when it answers, else a server started here (its output in log_path,
-    `settings` as extra PREFECT_* variables) for the duration of the block. Processes started
-    inside the block (flow runs) inherit the URL."""
+    Prefect profile's) when it answers, else a server started here (its output in log_path) for
+    the duration of the block. Processes started inside the block (flow runs) inherit the URL."""
     from prefect.settings import PREFECT_API_URL, get_current_settings, temporary_settings
 
     given = get_current_settings().api.url
@@ -62,7 +61,7 @@ def prefect_api(log_path: Path, settings: dict[str, str] | None = None, start_ti
     port = _free_port()
     url = f"http://127.0.0.1:{port}/api"
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false", **(settings or {})}
+    env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
     with open(log_path, "ab") as log:
         server = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
                                    "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT,

@@ -60,12 +60,8 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int) -> dict:
     client = workspace.testee(testee)
     # Its own budget, and its own cache scope: the questions were the earlier audit's, the
     # answers must be today's.
-    own_scope, client.cache_scope = client.cache_scope, f"compare {current.nonce}"
-    try:
-        prompts = [testee_messages(q.question, q.options) for q in asked]
-        records, _ = client.run(ask(client, asked, prompts, Budget(calls=calls)))
-    finally:
-        client.cache_scope = own_scope
+    prompts = [testee_messages(q.question, q.options) for q in asked]
+    records, _ = client.run(ask(client, asked, prompts, Budget(calls=calls), f"compare {current.nonce}"))
     para_of = {q.question_id: q.para_id for q in asked}
     now = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])
     tau, before = current.params.search.tau, _error_rates(previous, previous.params.models.testee.model)

@@ -74,14 +74,16 @@ class ModelClient:
         return self.prices.cost(self.settings.model, input_tokens, output_tokens)
 
     async def complete(self, messages: list[Message], decoding: Decoding | None = None,
-                       budget: Budget | None = None) -> Completion:
-        """The model's reply, charged to `budget` (None: not limited). Raises BudgetExhausted
+                       budget: Budget | None = None, cache_scope: str | None = None) -> Completion:
+        """The model's reply, charged to `budget` (None: not limited), looked up in the response
+        cache under `cache_scope` (None: the client's own). Raises BudgetExhausted
         before anything is sent when the budget cannot cover the call, CallFailed (with the
         reason) when every attempt failed, and EndpointFailing once too many calls in a row failed."""
         decoding = decoding or self.decoding()
         input_bound = input_token_bound(messages)
         worst = (input_bound + decoding.max_tokens, self._cost(input_bound, decoding.max_tokens))
-        key = cache_key(self.settings.model, self.provider.endpoint, messages, decoding, self.cache_scope)
+        scope = self.cache_scope if cache_scope is None else cache_scope
+        key = cache_key(self.settings.model, self.provider.endpoint, messages, decoding, scope)
         budget = budget or self._unlimited
         async with self.limiter:
             if self.failing:
@@ -156,7 +158,8 @@ class ModelClient:
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def complete_many(self, requests: Sequence[list[Message]], decoding: Decoding | None = None,
-                            budget: Budget | None = None) -> tuple[list[Completion | CallFailure | None], bool]:
+                            budget: Budget | None = None, cache_scope: str | None = None
+                            ) -> tuple[list[Completion | CallFailure | None], bool]:
         """Answer many prompts concurrently (bounded by max_in_flight). Returns one entry per
         request — a Completion, a CallFailure, or None for a request never sent because the
         budget ran out — and whether the budget ran out. Raises EndpointFailing (after cancelling
@@ -166,7 +169,7 @@ class ModelClient:
         async def one(messages: list[Message]) -> Completion | CallFailure | None:
             nonlocal exhausted
             try:
-                return await self.complete(messages, decoding, budget)
+                return await self.complete(messages, decoding, budget, cache_scope)
             except BudgetExhausted:
                 exhausted = True
                 return None

@@ -28,9 +28,9 @@ def answer_record(question: Question, testee: str, result: Completion | CallFail
 
 
 async def ask(testee: ModelClient, questions: Sequence[Question], prompts: Sequence[list[Message]],
-              budget: Budget | None = None) -> tuple[list[dict], bool]:
+              budget: Budget | None = None, cache_scope: str | None = None) -> tuple[list[dict], bool]:
     """Answer records for the questions the budget allowed, and whether the budget ran out."""
-    results, exhausted = await testee.complete_many(list(prompts), budget=budget)
+    results, exhausted = await testee.complete_many(list(prompts), budget=budget, cache_scope=cache_scope)
     records = [answer_record(q, testee.settings.model, r) for q, r in zip(questions, results, strict=True) if r is not None]
     return records, exhausted
 
