@@ -25,8 +25,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from benchmarks.report import OUT, write_report  # noqa: E402
 from sea.audit.ground_truth import findings, planted_for  # noqa: E402
 from sea.audit.outputs import gather_arm, step_metrics  # noqa: E402
-from sea.audit.rundir import ArmDir, open_run  # noqa: E402
-from sea.audit.steps import ANSWERS, run_steps  # noqa: E402
+from sea.audit.rundir import ANSWERS, ArmDir, open_run  # noqa: E402
+from sea.audit.steps import in_process, run_steps  # noqa: E402
 from sea.audit.workspace import Workspace  # noqa: E402
 from sea.llm.ledger import PriceTable, default_prices  # noqa: E402
 from sea.search.arms import ARMS as ARM_REGISTRY  # noqa: E402
@@ -76,7 +76,7 @@ class Runner:
             ws.__dict__["models"] = self._models[profile]
         self._models[profile] = ws.models
         arm_dir = run.arms()[0]
-        run_steps(ws, arm_dir)
+        run_steps(arm_dir, in_process(ws))
         gather_arm(arm_dir)
         return arm_dir, ws
 
@@ -211,7 +211,7 @@ def decision_agreement(arm: ArmDir, ws: Workspace) -> dict:
     """For paragraphs adaptive questioning stopped early: ask the testee the rest (outside the
     budget; the simulated testee is free) and count how many would have fallen on the other
     side of tau with every question asked."""
-    from sea.audit.steps import QUESTIONS
+    from sea.audit.rundir import QUESTIONS
     from sea.questions.grading import ask, askable
     from sea.questions.prompts import testee_messages
     from sea.search.loop import paragraph_error_rates

@@ -17,13 +17,13 @@ os.environ.setdefault("OPENAI_API_KEY", "sk-benchmark-fake")
 
 from report import write_report  # noqa: E402
 
+from sea.choices import LETTERS  # noqa: E402
 from sea.llm.cache import ResponseCache  # noqa: E402
 from sea.llm.client import ModelClient  # noqa: E402
 from sea.llm.fake_server import FakeLLMServer  # noqa: E402
 from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices  # noqa: E402
 from sea.llm.providers import OpenAIChat  # noqa: E402
 from sea.llm.types import Completion  # noqa: E402
-from sea.questions.model import LETTERS  # noqa: E402
 from sea.settings import ModelSettings  # noqa: E402
 
 COMMAND = "make bench-models"

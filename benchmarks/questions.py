@@ -16,8 +16,8 @@ from sea.embeddings import Embedder, embedding_cache_path
 from sea.llm.cache import ResponseCache
 from sea.llm.registry import build_models
 from sea.questions.generate import QuestionGenerator
-from sea.questions.grading import CORRECT, answer_record
-from sea.questions.model import KEPT
+from sea.questions.grading import answer_record
+from sea.questions.model import KEPT, Outcome
 from sea.questions.prompts import open_book_messages, testee_messages
 from sea.questions.shuffle import gold_letter_distribution
 from sea.settings import load_params
@@ -63,7 +63,7 @@ def bench_smollm2(params, kept: list, texts: dict) -> dict:
         results, _ = testee.run(testee.complete_many([prompt(q) for q in asked]))
         records = [answer_record(q, local.model, r) for q, r in zip(asked, results, strict=True)]
         outcomes = [record["outcome"] for record in records]
-        report[f"{label}_accuracy"] = round(outcomes.count(CORRECT) / len(asked), 4)
+        report[f"{label}_accuracy"] = round(outcomes.count(Outcome.CORRECT) / len(asked), 4)
         report[f"{label}_letters_chosen"] = dict(sorted(Counter(r["parsed_letter"] for r in records).items()))
         report[f"{label}_seconds"] = round(time.perf_counter() - started, 1)
     return report

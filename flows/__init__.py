@@ -1,1 +1,2 @@
-"""Prefect flows that compose the tasks in tasks/ and own MLflow logging (the audit flow comes next)."""
+"""The orchestration layer: the Prefect flows that compose tasks/ (and own MLflow logging), the
+`sea` command line, the recurring-audit deployment and the Prefect server it needs."""

@@ -16,9 +16,11 @@ from sea.audit.compare import compare_runs, previous_run
 from sea.audit.figures import arm_figures
 from sea.audit.outputs import gather_arm, step_metrics, summarise, write_summary
 from sea.audit.rundir import ArmDir, RunDir, open_run
+from sea.audit.steps import run_steps
 from sea.audit.validate import plan_audit
 from sea.audit.workspace import Workspace
-from tasks.steps import STEP_TASKS
+from sea.search.state import SearchState
+from tasks.steps import as_tasks
 
 
 def open_audit(params_path: str, overrides: dict | None, run_id: str | None, resume: bool) -> RunDir:
@@ -31,20 +33,16 @@ def open_audit(params_path: str, overrides: dict | None, run_id: str | None, res
 
 
 def run_arm(run: RunDir, arm: ArmDir, tracker: AuditTracker, progress: bool) -> None:
-    state = arm.load_state()
-    calls = run.params.budget.testee_calls
-    with tqdm(total=calls, initial=state.spent["calls"], unit="call", desc=arm.label, disable=not progress) as bar:
-        while not state.finished:
-            # A step never begun here, or deleted to be redone, is computed afresh, not taken from
-            # Prefect's cache of an earlier attempt (whose files are gone).
-            fresh = not arm.step_dir(state.step).exists()
-            for step_task in STEP_TASKS:
-                record = step_task.with_options(refresh_cache=fresh)(str(run.root), run.nonce, arm.testee, arm.arm, state.step)
+    spent = arm.load_state().spent["calls"]
+    with tqdm(total=run.params.budget.testee_calls, initial=spent, unit="call", desc=arm.label, disable=not progress) as bar:
+
+        def after_step(state: SearchState, record: dict) -> None:
             tracker.log_steps(arm, step_metrics(arm))
-            state = arm.load_state()
             bar.update(state.spent["calls"] - bar.n)
             bar.set_postfix(step=state.step, error=f"{record['cumulative_error_rate'] or 0:.3f}",
                             sources=len(state.sources), refresh=False)
+
+        run_steps(arm, as_tasks(run), after_step=after_step)
         tracker.log_steps(arm, step_metrics(arm))  # steps a killed run completed but did not log
 
 

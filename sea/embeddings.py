@@ -13,6 +13,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from sea.errors import ParamsError
+from sea.files import replacing, write_text
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings, Params
 from sea.vector_cache import VectorCache, text_key
@@ -91,24 +92,22 @@ def embed_documents(params: Params, progress: bool = True) -> dict:
     total = documents.metadata.num_rows
     embedder = Embedder(params.embedding, embedding_cache_path(params))
     out_dir = params.paths.embeddings_dir
-    out_dir.mkdir(parents=True, exist_ok=True)
-    partial = out_dir / (VECTORS_FILE + ".partial")
-    vectors = np.lib.format.open_memmap(partial, mode="w+", dtype=np.float32, shape=(total, embedder.dimension))
-    ids = np.empty(total, dtype=np.int64)
     started, row = time.perf_counter(), 0
-    with tqdm(total=total, unit="doc", desc="embedding documents", disable=not progress) as bar:
-        for batch in documents.iter_batches(batch_size=512, columns=["doc_id", "title", "abstract"]):
-            columns = batch.to_pydict()
-            texts = [titled_text(t, a) for t, a in zip(columns["title"], columns["abstract"], strict=True)]
-            vectors[row:row + len(texts)] = embedder.encode(texts)
-            ids[row:row + len(texts)] = columns["doc_id"]
-            row += len(texts)
-            bar.update(len(texts))
-    vectors.flush()
-    del vectors
-    seconds = time.perf_counter() - started
-    np.save(out_dir / IDS_FILE, ids)
-    os.replace(partial, out_dir / VECTORS_FILE)
+    with replacing(out_dir / VECTORS_FILE) as partial:
+        vectors = np.lib.format.open_memmap(partial, mode="w+", dtype=np.float32, shape=(total, embedder.dimension))
+        ids = np.empty(total, dtype=np.int64)
+        with tqdm(total=total, unit="doc", desc="embedding documents", disable=not progress) as bar:
+            for batch in documents.iter_batches(batch_size=512, columns=["doc_id", "title", "abstract"]):
+                columns = batch.to_pydict()
+                texts = [titled_text(t, a) for t, a in zip(columns["title"], columns["abstract"], strict=True)]
+                vectors[row:row + len(texts)] = embedder.encode(texts)
+                ids[row:row + len(texts)] = columns["doc_id"]
+                row += len(texts)
+                bar.update(len(texts))
+        vectors.flush()
+        del vectors
+        seconds = time.perf_counter() - started
+        np.save(out_dir / IDS_FILE, ids)
     sidecar = {
         "model": params.embedding.model,
         "dimension": embedder.dimension,
@@ -120,7 +119,7 @@ def embed_documents(params: Params, progress: bool = True) -> dict:
         "seconds": round(seconds, 2),
         "documents_per_second": round(embedder.computed / seconds, 1) if embedder.computed and seconds else None,
     }
-    (out_dir / SIDECAR_FILE).write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
+    write_text(out_dir / SIDECAR_FILE, json.dumps(sidecar, indent=2) + "\n")
     return sidecar
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
@@ -20,15 +22,22 @@ class DamagedFile(SeaError):
         self.path, self.problem = path, problem
 
 
-def _partial(path: Path) -> Path:
+@contextmanager
+def replacing(path: Path) -> Iterator[Path]:
+    """A scratch file beside `path` to write; it replaces `path` only when the block completes,
+    and is removed if the block fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    return path.with_name(path.name + ".partial")
+    partial = path.with_name(path.name + ".partial")
+    try:
+        yield partial
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    os.replace(partial, path)
 
 
 def write_json(path: Path, data: object) -> None:
-    partial = _partial(path)
-    partial.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
-    os.replace(partial, path)
+    write_text(path, json.dumps(data, indent=1, ensure_ascii=False))
 
 
 def read_json(path: Path) -> object:
@@ -48,12 +57,10 @@ def read_table(path: Path) -> pa.Table:
 
 
 def write_parquet(path: Path, table: pa.Table) -> None:
-    partial = _partial(path)
-    pq.write_table(table, partial)
-    os.replace(partial, path)
+    with replacing(path) as partial:
+        pq.write_table(table, partial)
 
 
 def write_text(path: Path, text: str) -> None:
-    partial = _partial(path)
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
+    with replacing(path) as partial:
+        partial.write_text(text, encoding="utf-8")

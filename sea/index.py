@@ -13,6 +13,7 @@ import numpy as np
 
 from sea.embeddings import load_document_vectors
 from sea.errors import ParamsError
+from sea.files import replacing, write_text
 from sea.settings import IndexSettings, Params
 
 INDEX_FILE = "documents.faiss"
@@ -62,10 +63,8 @@ class DocumentIndex:
         return cls(faiss.read_index(str(index_dir / INDEX_FILE)), settings)
 
     def save(self, index_dir: Path) -> None:
-        index_dir.mkdir(parents=True, exist_ok=True)
-        partial = index_dir / (INDEX_FILE + ".partial")
-        faiss.write_index(self.index, str(partial))
-        partial.replace(index_dir / INDEX_FILE)
+        with replacing(index_dir / INDEX_FILE) as partial:
+            faiss.write_index(self.index, str(partial))
 
     @property
     def size(self) -> int:
@@ -143,5 +142,5 @@ def build_index(params: Params) -> dict:
         "embedding_model": embedding_sidecar["model"],
         "build_seconds": round(seconds, 3),
     }
-    (params.paths.index_dir / INDEX_SIDECAR).write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
+    write_text(params.paths.index_dir / INDEX_SIDECAR, json.dumps(sidecar, indent=2) + "\n")
     return sidecar

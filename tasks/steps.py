@@ -17,12 +17,11 @@ from prefect import task
 from prefect.cache_policies import INPUTS, TASK_SOURCE, CachePolicy
 
 from sea.audit import steps
-from sea.audit.rundir import ArmDir
+from sea.audit.rundir import ArmDir, RunDir
 from sea.audit.workspace import Workspace
 from sea.errors import SeaError
 
-# Six explicit bodies rather than one generated wrapper: TASK_SOURCE hashes a task's own source,
-# so a shared wrapper would give all six phases of a step the same cache key.
+
 def _retry_unless_user_error(task, task_run, state) -> bool:
     """A SeaError (a failing endpoint, a damaged file) names a problem that a retry cannot fix."""
     return not isinstance(state.data, SeaError)
@@ -50,6 +49,8 @@ CACHED = {"cache_policy": INPUTS + TASK_SOURCE + ProjectCode(), "persist_result"
 MODEL_CALLING = {**CACHED, "retries": 2, "retry_delay_seconds": 10, "retry_condition_fn": _retry_unless_user_error}
 
 
+# Six explicit bodies rather than one generated wrapper: TASK_SOURCE hashes a task's own source,
+# so a shared wrapper would give all six phases of a step the same cache key.
 def _locate(run_root: str, testee: str, arm: str) -> tuple[Workspace, ArmDir]:
     workspace = Workspace.of(Path(run_root))
     return workspace, workspace.run.arm(testee, arm)
@@ -86,3 +87,13 @@ def prune(run_root: str, nonce: str, testee: str, arm: str, step: int) -> dict:
 
 
 STEP_TASKS = (retrieve, generate, rephrase, evaluate, update_dag, prune)
+_TASK_OF = dict(zip(steps.PHASES, STEP_TASKS, strict=True))
+
+
+def as_tasks(run: RunDir) -> steps.PhaseRunner:
+    """Runs each phase as its Prefect task (sea.audit.steps.run_steps calls it)."""
+
+    def run_phase(phase: steps.Phase, arm: ArmDir, step: int, fresh: bool) -> dict:
+        return _TASK_OF[phase].with_options(refresh_cache=fresh)(str(run.root), run.nonce, arm.testee, arm.arm, step)
+
+    return run_phase

@@ -2,7 +2,7 @@ import json
 
 import yaml
 
-from sea.cli import main
+from flows.cli import main
 from tests.conftest import SAMPLE_ARTICLES, write_jsonl
 
 

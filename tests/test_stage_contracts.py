@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sea.cli import parser
+from flows.cli import parser
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("sea", "flows", "tasks")
@@ -55,13 +55,13 @@ def _closure(start: set[Path]) -> set[Path]:
 
 
 def stage_modules(command: str) -> set[Path]:
-    """The project files the stage's CLI handler can reach: sea/cli.py's top-level imports, the
-    handler's own (lazy) imports, and everything those import. sea/cli.py itself only parses
+    """The project files the stage's CLI handler can reach: flows/cli.py's top-level imports, the
+    handler's own (lazy) imports, and everything those import. flows/cli.py itself only parses
     arguments and prints, so it is no stage's dependency (else any new command would rerun all)."""
     handler = parser().parse_args(command.split()[1:]).run
-    tree = ast.parse((REPO / "sea" / "cli.py").read_text())
+    tree = ast.parse((REPO / "flows" / "cli.py").read_text())
     function = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == handler.__name__)
-    return _closure(_imported(tree.body) | _imported(ast.walk(function))) - {REPO / "sea" / "cli.py"}
+    return _closure(_imported(tree.body) | _imported(ast.walk(function))) - {REPO / "flows" / "cli.py"}
 
 
 def _covered(path: Path, deps: list[str]) -> bool:

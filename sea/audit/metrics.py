@@ -5,20 +5,12 @@ from __future__ import annotations
 import pandas as pd
 
 from sea.llm.meter import Meter
-from sea.questions.grading import FAILED, UNPARSEABLE, tally
+from sea.llm.usage import add_costs
+from sea.questions.grading import tally
+from sea.questions.model import Outcome
 from sea.search.state import SearchState
 
 GENERATION_ROLES = ("generator", "verifier")
-
-
-def _dollars(values) -> float | None:
-    """The sum, or None when any part has no price."""
-    values = list(values)
-    return None if any(v is None or v != v for v in values) else float(sum(values))  # v != v: NaN from Parquet nulls
-
-
-def _add(a: float | None, b: float | None) -> float | None:
-    return None if a is None or b is None else a + b
 
 
 def step_metrics(step: int, answers: pd.DataFrame, paragraphs: int, new_sources: set[int], pruned: set[int],
@@ -28,28 +20,28 @@ def step_metrics(step: int, answers: pd.DataFrame, paragraphs: int, new_sources:
     the audit's work and do not change when a resumed run finds replies in the cache. Questions
     written for a paragraph are charged to every arm that evaluates it (the cost of that arm
     alone)."""
-    answered = answers[answers["outcome"] != FAILED]
+    answered = answers[answers["outcome"] != Outcome.FAILED]
     wrong = tally(answers["outcome"])[1]
     testee_tokens = int(answers["input_tokens"].sum() + answers["output_tokens"].sum())
-    generation_tallies = [generation.by_role[r] for r in GENERATION_ROLES if r in generation.by_role]
-    generator_tokens = sum(t.input_tokens + t.output_tokens for t in generation_tallies)
-    testee_dollars = _dollars(answers["cost_usd"].tolist())
-    generator_dollars = _dollars(t.cost_usd for t in generation_tallies)
+    generation_usage = [generation.by_role[r] for r in GENERATION_ROLES if r in generation.by_role]
+    generator_tokens = sum(u.input_tokens + u.output_tokens for u in generation_usage)
+    testee_dollars = add_costs(*answers["cost_usd"].tolist())
+    generator_dollars = add_costs(*(u.cost_usd for u in generation_usage))
     before = previous or {"cumulative_questions": 0, "cumulative_wrong": 0, "cumulative_testee_tokens": 0,
                           "cumulative_generator_tokens": 0, "cumulative_dollars": 0.0}
     cumulative_questions = before["cumulative_questions"] + len(answered)
     cumulative_wrong = before["cumulative_wrong"] + wrong
     cumulative_testee_tokens = before["cumulative_testee_tokens"] + testee_tokens
     cumulative_generator_tokens = before["cumulative_generator_tokens"] + generator_tokens
-    cumulative_dollars = _add(before["cumulative_dollars"], _add(testee_dollars, generator_dollars))
+    cumulative_dollars = add_costs(before["cumulative_dollars"], add_costs(testee_dollars, generator_dollars))
     return {
         "step": step,
         "paragraphs": paragraphs,
         "questions_asked": len(answered),
-        "failed_calls": int((answers["outcome"] == FAILED).sum()),
+        "failed_calls": int((answers["outcome"] == Outcome.FAILED).sum()),
         "wrong": wrong,
         "step_error_rate": wrong / len(answered) if len(answered) else None,
-        "unparseable_rate": int((answered["outcome"] == UNPARSEABLE).sum()) / len(answered) if len(answered) else None,
+        "unparseable_rate": int((answered["outcome"] == Outcome.UNPARSEABLE).sum()) / len(answered) if len(answered) else None,
         "cumulative_questions": cumulative_questions,
         "cumulative_wrong": cumulative_wrong,
         "cumulative_error_rate": cumulative_wrong / cumulative_questions if cumulative_questions else None,

@@ -16,8 +16,9 @@ from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
 from sea.audit.outputs import CATEGORIES_CSV, curves, gather_arm, summarise
 from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
+from sea.choices import LETTERS
 from sea.files import read_table, write_text
-from sea.questions.model import LETTERS
+from sea.questions.model import Outcome
 from sea.search.arms import ARMS
 
 TOP_PARAGRAPHS = 20
@@ -145,6 +146,6 @@ def _most_failed(tables: dict[ArmDir, dict]) -> list[str]:
 
 def _question_item(q) -> str:
     options = "".join(f"<li>{html.escape(o)}{' ✓' if LETTERS[i] == q.gold_letter else ''}</li>" for i, o in enumerate(q.options))
-    verdict = "right" if q.outcome == "correct" else "wrong"
+    verdict = "right" if q.outcome == Outcome.CORRECT else "wrong"
     return (f"<li>{html.escape(q.question)}<ol type=A>{options}</ol><span class={verdict}>testee: "
             f"{html.escape(str(q.raw_reply))} ({q.outcome})</span></li>")

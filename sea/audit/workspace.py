@@ -36,7 +36,7 @@ class Workspace:
 
     @cached_property
     def models(self) -> Models:
-        models = build_models(self.params)
+        models = build_models(self.params, embedder=lambda: self.embedder)  # one embedder in the process
         for testee in models.testees.values():
             # Testee replies belong to their run: a resumed run finds its own, a new audit asks the
             # model of today (the same name may serve other weights than last week).

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from tqdm import tqdm
 
 from sea.categories import candidates_for_label, category_prompts, category_source, pick_categories
+from sea.embeddings import Embedder, embedding_cache_path, titled_text
 from sea.errors import SourceError
 from sea.kb.dump import iter_dump
 from sea.kb.records import iter_jsonl, iter_parquet
@@ -56,8 +57,6 @@ class _Categorizer:
         categories = [opts[0] for opts in options]
         open_rows = [row for row, opts in enumerate(options) if len(opts) > 1]
         if open_rows:
-            from sea.embeddings import Embedder, embedding_cache_path, titled_text
-
             if self._embedder is None:
                 self._embedder = Embedder(self._params.embedding, embedding_cache_path(self._params))
                 self._category_vectors = self._embedder.encode(category_prompts())

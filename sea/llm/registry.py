@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sea.embeddings import Embedder, embedding_cache_path
@@ -20,7 +21,9 @@ def price_table(params: Params) -> PriceTable:
     return PriceTable({**default_prices(), **{model: price.model_dump() for model, price in params.prices.items()}})
 
 
-def make_provider(settings: ModelSettings, params: Params) -> Provider:
+def make_provider(settings: ModelSettings, params: Params, embedder: Callable[[], Embedder] | None = None) -> Provider:
+    """The provider for a model string. `embedder` gives the process's embedder to a simulated
+    testee, which otherwise loads its own."""
     if settings.provider in ("openai", "openai-compatible"):
         return OpenAIChat(settings)
     if settings.provider == "anthropic":
@@ -31,8 +34,8 @@ def make_provider(settings: ModelSettings, params: Params) -> Provider:
         return LocalModel(settings.name, params.paths.cache_dir / "models", mode=settings.local_mode)
     from sea.llm.simulated import SimulatedTestee
 
-    embedder = Embedder(params.embedding, embedding_cache_path(params))
-    return SimulatedTestee(settings.name, params.simulated[settings.name], params, embedder)
+    shared = embedder() if embedder else Embedder(params.embedding, embedding_cache_path(params))
+    return SimulatedTestee(settings.name, params.simulated[settings.name], params, shared)
 
 
 @dataclass
@@ -46,7 +49,7 @@ class Models:
     testees: dict[str, ModelClient]
 
 
-def build_models(params: Params, roles: tuple[str, ...] = ROLES) -> Models:
+def build_models(params: Params, roles: tuple[str, ...] = ROLES, embedder: Callable[[], Embedder] | None = None) -> Models:
     """Clients for every configured role. Fails before any call when a key is missing or a
     dollar budget cannot be enforced."""
     prices = price_table(params)
@@ -65,7 +68,7 @@ def build_models(params: Params, roles: tuple[str, ...] = ROLES) -> Models:
         # Rate limits belong to an account: roles calling the same endpoint with the same key share them.
         account = [s for _, s in configured if _account(s) == _account(settings)]
         limiter = shared_limiters.setdefault(_account(settings), RateLimiter.for_settings(account))
-        made.append((role, ModelClient(role, settings, make_provider(settings, params), cache=cache, ledger=ledger,
+        made.append((role, ModelClient(role, settings, make_provider(settings, params, embedder), cache=cache, ledger=ledger,
                                        prices=prices, limiter=limiter)))
     testee_clients = {client.settings.model: client for role, client in made if role == "testee"}
     clients = {role: client for role, client in made if role != "testee"}

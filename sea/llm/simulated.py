@@ -16,14 +16,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from sea.choices import LETTERS, TESTEE_INSTRUCTION
 from sea.embeddings import Embedder, load_document_vectors
 from sea.index import load_index
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.batching import MicroBatcher
 from sea.llm.types import Decoding, Message, ProviderReply
 from sea.paragraphs import ParagraphStore
-from sea.questions.model import LETTERS
-from sea.questions.prompts import TESTEE_INSTRUCTION
 from sea.settings import Params, SimulatedProfile
 
 _OPTION = re.compile(r"^\s*\(?([A-D])[).:]\s+(.+?)\s*$")

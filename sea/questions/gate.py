@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sea.choices import LETTERS
 from sea.embeddings import Embedder
 from sea.llm.client import ModelClient
 from sea.llm.types import CallFailure, Completion
-from sea.questions.model import DUPLICATE, KEPT, LETTERS, UNSUPPORTED, Question
+from sea.questions.model import DUPLICATE, KEPT, UNSUPPORTED, Question
 from sea.questions.parsing import parse_answer
 from sea.questions.prompts import open_book_messages
 

@@ -9,21 +9,19 @@ import pyarrow as pa
 from sea.llm.client import ModelClient
 from sea.llm.ledger import Budget
 from sea.llm.types import CallFailure, Completion, Message
-from sea.questions.model import ANSWER_SCHEMA, KEPT, Question
+from sea.questions.model import ANSWER_SCHEMA, KEPT, Outcome, Question
 from sea.questions.parsing import parse_answer
-
-CORRECT, WRONG, UNPARSEABLE, FAILED = "correct", "wrong", "unparseable", "failed"
 
 
 def answer_record(question: Question, testee: str, result: Completion | CallFailure) -> dict:
     """One answers.parquet row. A failed call is recorded as failed, never as a wrong answer."""
     if isinstance(result, CallFailure):
         return {"question_id": question.question_id, "testee": testee, "raw_reply": result.reason, "parsed_letter": None,
-                "outcome": FAILED, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "latency_s": 0.0, "cached": False}
+                "outcome": Outcome.FAILED.value, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "latency_s": 0.0, "cached": False}
     letter = parse_answer(result.text)
-    outcome = UNPARSEABLE if letter is None else CORRECT if letter == question.gold_letter else WRONG
+    outcome = Outcome.UNPARSEABLE if letter is None else Outcome.CORRECT if letter == question.gold_letter else Outcome.WRONG
     return {"question_id": question.question_id, "testee": testee, "raw_reply": result.text, "parsed_letter": letter,
-            "outcome": outcome, "input_tokens": result.input_tokens, "output_tokens": result.output_tokens,
+            "outcome": outcome.value, "input_tokens": result.input_tokens, "output_tokens": result.output_tokens,
             "cost_usd": result.cost_usd, "latency_s": result.latency_s, "cached": result.cached}
 
 
@@ -42,21 +40,8 @@ def askable(questions: Sequence[Question]) -> list[Question]:
 def tally(outcomes: Iterable[str]) -> tuple[int, int]:
     """(answered, wrong): the one counting rule of every error rate. An unparseable reply counts
     as wrong, as the paper did; a failed call counts in neither."""
-    answered = [o for o in outcomes if o != FAILED]
-    return len(answered), sum(o != CORRECT for o in answered)
-
-
-def error_rates(outcomes: Sequence[str]) -> dict[str, float | None]:
-    """Error rate with unparseable replies counted as wrong (as the paper did) and excluded.
-    Failed calls count in neither."""
-    answered = [o for o in outcomes if o != FAILED]
-    parsed = [o for o in answered if o != UNPARSEABLE]
-    count, wrong = tally(answered)
-    return {
-        "error_rate_unparseable_as_wrong": wrong / count if count else None,
-        "error_rate_unparseable_excluded": (sum(o == WRONG for o in parsed) / len(parsed)) if parsed else None,
-        "unparseable_rate": ((len(answered) - len(parsed)) / len(answered)) if answered else None,
-    }
+    answered = [o for o in outcomes if o != Outcome.FAILED]
+    return len(answered), sum(o != Outcome.CORRECT for o in answered)
 
 
 def answers_table(records: list[dict]) -> pa.Table:

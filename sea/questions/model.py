@@ -5,10 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import pyarrow as pa
-
-LETTERS = "ABCD"
 
 # Gate verdicts
 KEPT = "kept"
@@ -76,12 +75,22 @@ QUESTION_SCHEMA = pa.schema([
     ("reason", pa.string()),
 ])
 
+
+class Outcome(StrEnum):
+    """What became of one question put to the testee (the `outcome` column of answers.parquet)."""
+
+    CORRECT = "correct"
+    WRONG = "wrong"
+    UNPARSEABLE = "unparseable"  # counted as wrong, as the paper did
+    FAILED = "failed"  # the call failed: counted neither right nor wrong
+
+
 ANSWER_SCHEMA = pa.schema([
     ("question_id", pa.string()),
     ("testee", pa.string()),
     ("raw_reply", pa.string()),
     ("parsed_letter", pa.string()),  # null when unparseable or failed
-    ("outcome", pa.string()),  # correct | wrong | unparseable | failed
+    ("outcome", pa.string()),  # an Outcome
     ("input_tokens", pa.int64()),
     ("output_tokens", pa.int64()),
     ("cost_usd", pa.float64()),  # null: unknown price

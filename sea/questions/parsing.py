@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from sea.questions.model import LETTERS
+from sea.choices import LETTERS
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 

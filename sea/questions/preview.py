@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 from itertools import groupby
 
+from sea.choices import LETTERS
 from sea.embeddings import Embedder, embedding_cache_path
 from sea.llm.registry import build_models
 from sea.questions.generate import QuestionGenerator
-from sea.questions.model import KEPT, LETTERS, Question
+from sea.questions.model import KEPT, Question
 from sea.settings import Params
 
 

@@ -8,7 +8,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from sea.questions.model import LETTERS, Draft, Question, base_id
+from sea.choices import LETTERS
+from sea.questions.model import Draft, Question, base_id
 
 
 def permutation_for(seed: int, base_question_id: str, variant: int) -> list[int]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from sea.questions.model import LETTERS, Draft
+from sea.choices import LETTERS
+from sea.questions.model import Draft
 
 _POINTS_AT_HIDDEN_TEXT = re.compile(
     r"\b(the|this|that|above|given|provided)\s+(passage|text|paragraph|excerpt|context|article|extract|section)\b",

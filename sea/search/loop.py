@@ -15,7 +15,8 @@ import numpy as np
 
 from sea.index import DocumentIndex
 from sea.paragraphs import ParagraphEmbeddings
-from sea.questions.grading import FAILED, tally
+from sea.questions.grading import tally
+from sea.questions.model import Outcome
 from sea.search.arms import ARMS
 from sea.search.dag import prune
 from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
@@ -85,7 +86,7 @@ def paragraph_error_rates(outcomes: Sequence[tuple[int, str]]) -> dict[int, floa
     as the paper did; failed calls count in neither."""
     answered: dict[int, list[str]] = {}
     for para_id, outcome in outcomes:
-        if outcome != FAILED:  # a paragraph whose every call failed gets no error rate
+        if outcome != Outcome.FAILED:  # a paragraph whose every call failed gets no error rate
             answered.setdefault(para_id, []).append(outcome)
     rates = {}
     for para_id, outs in answered.items():

@@ -2,12 +2,12 @@
 
 import pytest
 
+from flows.cli import main
 from sea.audit.compare import FIXED, STILL_FAILING, compare_runs, found_sources, previous_run
 from sea.audit.ground_truth import planted_for
 from sea.audit.rundir import open_run
-from sea.audit.steps import run_steps
+from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
-from sea.cli import main
 from tests.audit.conftest import small_audit
 from tests.flows.conftest import write_params
 
@@ -16,7 +16,7 @@ def _audited(params, run_id):
     run = open_run(params.audit.runs_dir, run_id, params)
     workspace = Workspace.of(run.root)
     for arm in run.arms():
-        run_steps(workspace, arm)
+        run_steps(arm, in_process(workspace))
     return run
 
 

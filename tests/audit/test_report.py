@@ -6,12 +6,12 @@ import pandas as pd
 
 from sea.audit.outputs import write_summary
 from sea.audit.report import TOP_PARAGRAPHS, build_report
-from sea.audit.steps import run_steps
+from sea.audit.steps import in_process, run_steps
 
 
 def test_the_report_is_one_offline_page_with_every_section(workspace, tmp_path):
     for arm in workspace.run.arms():
-        run_steps(workspace, arm)
+        run_steps(arm, in_process(workspace))
     page = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
     for heading in ("Results", "Cumulative error rate per arm", "Planted blind spots and what each arm found",
                     "Errors by category", "Relation DAGs", f"The {TOP_PARAGRAPHS} most-failed paragraphs"):

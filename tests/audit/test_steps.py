@@ -5,9 +5,9 @@ import json
 import pandas as pd
 import pytest
 
-from sea.audit import steps
+from sea.audit import rundir, steps
 from sea.audit.rundir import open_run
-from sea.audit.steps import run_steps
+from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace, _open
 from sea.questions.grading import askable
 from tests.audit.conftest import small_audit
@@ -18,12 +18,12 @@ COMPARED = ["question_id", "testee", "raw_reply", "parsed_letter", "outcome", "i
 def test_every_arm_spends_its_budget_exactly_and_never_more(workspace):
     run = workspace.run
     for arm in run.arms():
-        records = run_steps(workspace, arm)
+        records = run_steps(arm, in_process(workspace))
         state = arm.load_state()
-        answers = pd.concat([pd.read_parquet(arm.step_dir(s) / steps.ANSWERS) for s in range(state.step)])
+        answers = pd.concat([pd.read_parquet(arm.step_dir(s) / rundir.ANSWERS) for s in range(state.step)])
         assert state.finished and len(answers) == state.spent["calls"] == records[-1]["cumulative_questions"] <= 200
         assert 200 - len(answers) < 2 * 2  # less than one more paragraph's questions were left unspent
-        visited = pd.concat([pd.read_parquet(arm.step_dir(s) / steps.PARAGRAPHS) for s in range(state.step)])
+        visited = pd.concat([pd.read_parquet(arm.step_dir(s) / rundir.PARAGRAPHS) for s in range(state.step)])
         assert visited["para_id"].is_unique  # nothing is evaluated twice
         assert sum(r["questions_asked"] for r in records) == len(answers)
         edges = list(state.dag.graph.edges)
@@ -34,22 +34,44 @@ def test_every_arm_spends_its_budget_exactly_and_never_more(workspace):
             assert not state.pruned_sources  # no_pruning and random never prune
 
 
+def test_sea_prunes_exactly_the_sources_whose_descendants_stopped_failing(vital_sample, tmp_path):
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea"], budget__testee_calls=600)
+    workspace = Workspace.of(open_run(params.audit.runs_dir, "prunes", params).root)
+    gamma, pruned_so_far, checked = params.search.gamma, set(), []
+
+    def check(state, metrics):
+        newly_pruned = state.pruned_sources - pruned_so_far
+        assert metrics["pruned_sources"] == len(newly_pruned)
+        assert all(state.dag.descendant_error(source) < gamma for source in newly_pruned)
+        assert all(state.dag.descendant_error(source) is None or state.dag.descendant_error(source) >= gamma
+                   for source in state.active_sources)
+        pruned_so_far.update(newly_pruned)
+        checked.append(state.step)
+
+    run_steps(workspace.run.arm("simulated:probe", "sea"), in_process(workspace), after_step=check)
+    assert pruned_so_far and len(checked) > 3  # the rule fired during an ordinary small audit
+
+
+def test_one_embedder_serves_the_generator_retrieval_and_the_simulated_testee(workspace):
+    assert workspace.testee("simulated:probe").provider.embedder is workspace.embedder is workspace.paragraphs.embedder
+
+
 def test_the_last_batch_is_cut_to_fit(workspace):
     arm = workspace.run.arm("simulated:probe", "random")
-    records = run_steps(workspace, arm)
+    records = run_steps(arm, in_process(workspace))
     assert [r["paragraphs"] for r in records][:-1] == [6] * (len(records) - 1) and records[-1]["paragraphs"] < 6
 
 
 def test_questions_are_written_once_per_paragraph_and_shared_by_the_arms(workspace):
     run = workspace.run
     for arm in run.arms():
-        run_steps(workspace, arm)
-    evaluated = [set(pd.read_parquet(arm.step_dir(0) / steps.PARAGRAPHS)["para_id"]) for arm in run.arms()]
+        run_steps(arm, in_process(workspace))
+    evaluated = [set(pd.read_parquet(arm.step_dir(0) / rundir.PARAGRAPHS)["para_id"]) for arm in run.arms()]
     assert evaluated[0] == evaluated[1] == evaluated[2]  # the same initial batch, so the same paragraphs
-    asked = [pd.read_parquet(arm.step_dir(0) / steps.QUESTIONS).sort_values("question_id") for arm in run.arms()]
+    asked = [pd.read_parquet(arm.step_dir(0) / rundir.QUESTIONS).sort_values("question_id") for arm in run.arms()]
     assert asked[0]["question_id"].tolist() == asked[2]["question_id"].tolist()
     chosen = [p for arm in run.arms() for s in range(arm.load_state().step)
-              for p in json.loads((arm.step_dir(s) / steps.BATCH).read_text())["para_ids"]]
+              for p in json.loads((arm.step_dir(s) / rundir.BATCH).read_text())["para_ids"]]
     # One bank entry per paragraph any arm chose (a batch's questions are written before the budget cuts it).
     assert sorted(int(path.stem) for path in run.bank_dir.glob("*.json")) == sorted(set(chosen)) and len(chosen) > len(set(chosen))
 
@@ -57,9 +79,9 @@ def test_questions_are_written_once_per_paragraph_and_shared_by_the_arms(workspa
 def _step_files(arm, count):
     out = []
     for step in range(count):
-        answers = pd.read_parquet(arm.step_dir(step) / steps.ANSWERS)[COMPARED]
-        out.append((pd.read_parquet(arm.step_dir(step) / steps.QUESTIONS), answers,
-                    pd.read_parquet(arm.step_dir(step) / steps.PARAGRAPHS), (arm.step_dir(step) / steps.METRICS).read_text()))
+        answers = pd.read_parquet(arm.step_dir(step) / rundir.ANSWERS)[COMPARED]
+        out.append((pd.read_parquet(arm.step_dir(step) / rundir.QUESTIONS), answers,
+                    pd.read_parquet(arm.step_dir(step) / rundir.PARAGRAPHS), (arm.step_dir(step) / rundir.METRICS).read_text()))
     return out
 
 
@@ -67,16 +89,16 @@ def _step_files(arm, count):
 def test_a_run_reopened_in_a_new_process_state_continues_exactly(vital_sample, tmp_path, arm_name):
     params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=10_000)
     straight = Workspace.of(open_run(params.audit.runs_dir, "straight", params).root)
-    run_steps(straight, straight.run.arm("simulated:probe", arm_name), 5)
+    run_steps(straight.run.arm("simulated:probe", arm_name), in_process(straight), 5)
 
     interrupted = Workspace.of(open_run(params.audit.runs_dir, "interrupted", params).root)
     arm = interrupted.run.arm("simulated:probe", arm_name)
-    run_steps(interrupted, arm, 2)
+    run_steps(arm, in_process(interrupted), 2)
     steps.retrieve(interrupted, arm, 2)  # a step left half-done
     steps.generate(interrupted, arm, 2)
     _open.clear()  # forget everything in memory, as a new process would
     resumed = Workspace.of(open_run(params.audit.runs_dir, "interrupted", params).root)
-    run_steps(resumed, arm, 3)
+    run_steps(arm, in_process(resumed), 3)
 
     ours, theirs = _step_files(arm, 5), _step_files(straight.run.arm("simulated:probe", arm_name), 5)
     for (q1, a1, p1, m1), (q2, a2, p2, m2) in zip(ours, theirs, strict=True):
@@ -95,12 +117,12 @@ def test_all_four_arms_get_the_same_budget_and_sea_plus_stops_asking_decided_par
     workspace = Workspace.of(open_run(params.audit.runs_dir, "four", params).root)
     spent = {}
     for arm in workspace.run.arms():
-        run_steps(workspace, arm)
+        run_steps(arm, in_process(workspace))
         spent[arm.arm] = arm.load_state().spent["calls"]
     assert all(300 - 4 < calls <= 300 for calls in spent.values()), spent  # equal budgets, to within one paragraph
     plus = workspace.run.arm("simulated:probe", "sea_plus")
     # Every step but the last, where the budget may leave a paragraph's next round unasked.
-    asked = pd.concat([pd.read_parquet(plus.step_dir(s) / steps.QUESTIONS) for s in range(plus.load_state().step - 1)])
+    asked = pd.concat([pd.read_parquet(plus.step_dir(s) / rundir.QUESTIONS) for s in range(plus.load_state().step - 1)])
     per_paragraph = asked.groupby("para_id").size()
     available = {p: len(askable(workspace.bank.questions(p))) for p in per_paragraph.index}
     stopped_early = [p for p, count in per_paragraph.items() if count < available[p]]

@@ -13,7 +13,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from flows.audit import sea_audit
-from sea.audit import steps
+from sea.audit import rundir
 from sea.audit.rundir import RunDir
 from sea.audit.workspace import Workspace
 from sea.errors import ParamsError
@@ -80,16 +80,16 @@ def test_params_that_cannot_work_stop_before_any_model_is_called(prefect_server,
 
 
 def _cli(args, env, **kwargs):
-    return subprocess.Popen([sys.executable, "-m", "sea.cli", *args], cwd=REPO, env=env, stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "flows.cli", *args], cwd=REPO, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, **kwargs)
 
 
 def _arm_files(root: Path, arm: str):
     arm_dir = root / "simulated-probe" / arm
     count = len(list((arm_dir / "steps").iterdir()))
-    return [(pd.read_parquet(arm_dir / "steps" / f"{s:04d}" / steps.QUESTIONS),
-             pd.read_parquet(arm_dir / "steps" / f"{s:04d}" / steps.ANSWERS)[COMPARED],
-             (arm_dir / "steps" / f"{s:04d}" / steps.METRICS).read_text()) for s in range(count)]
+    return [(pd.read_parquet(arm_dir / "steps" / f"{s:04d}" / rundir.QUESTIONS),
+             pd.read_parquet(arm_dir / "steps" / f"{s:04d}" / rundir.ANSWERS)[COMPARED],
+             (arm_dir / "steps" / f"{s:04d}" / rundir.METRICS).read_text()) for s in range(count)]
 
 
 def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefect_server, mlflow_uri, vital_sample, tmp_path):
@@ -100,7 +100,7 @@ def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefe
     assert _cli([*base, "--run-id", "straight"], env).wait(timeout=600) == 0
 
     victim = _cli([*base, "--run-id", "killed"], env)
-    half_done = tmp_path / "runs" / "killed" / "simulated-probe" / "sea" / "steps" / "0002" / steps.BATCH
+    half_done = tmp_path / "runs" / "killed" / "simulated-probe" / "sea" / "steps" / "0002" / rundir.BATCH
     deadline = time.monotonic() + 600
     while not half_done.is_file() and victim.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

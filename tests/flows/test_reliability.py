@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sea.audit import steps
+from sea.audit import rundir
 from sea.audit.rundir import RunDir
 from tests.audit.conftest import small_audit
 from tests.flows.conftest import subprocess_env, write_params
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.reliability
 
 
 def sea(args, env=None, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sea.cli", *args], cwd=REPO, env=env or os.environ.copy(),
+    return subprocess.run([sys.executable, "-m", "flows.cli", *args], cwd=REPO, env=env or os.environ.copy(),
                           capture_output=True, text=True, timeout=600, **kwargs)
 
 
@@ -90,7 +90,7 @@ def _audited(prefect_server, mlflow_uri, params_path, run_id):
 def _step_files(run: RunDir):
     return [(arm.arm, step, name, (arm.step_dir(step) / name).read_bytes())
             for arm in run.arms() for step in range(arm.load_state().step)
-            for name in (steps.QUESTIONS, steps.METRICS, steps.PARAGRAPHS, steps.BATCH)]
+            for name in (rundir.QUESTIONS, rundir.METRICS, rundir.PARAGRAPHS, rundir.BATCH)]
 
 
 def test_damaged_run_files_are_named_with_a_fix_that_works(prefect_server, mlflow_uri, params_path):
@@ -99,13 +99,13 @@ def test_damaged_run_files_are_named_with_a_fix_that_works(prefect_server, mlflo
     arm = run.arm("simulated:probe", "sea")
     state = arm.state_path.read_text()
 
-    answers = arm.step_dir(1) / steps.ANSWERS
+    answers = arm.step_dir(1) / rundir.ANSWERS
     answers.write_bytes(answers.read_bytes()[:-40])  # a damaged Parquet footer
     report = sea(["--params", params_path, "report", "damaged"], env)
     assert report.returncode == 2 and f"{answers} is damaged (not readable Parquet" in report.stderr
     assert f"delete {arm.root} and resume" in report.stderr and "Traceback" not in report.stderr
 
-    pd.read_parquet(arm.step_dir(0) / steps.ANSWERS).head(1).to_parquet(answers)  # readable, but not this step's answers
+    pd.read_parquet(arm.step_dir(0) / rundir.ANSWERS).head(1).to_parquet(answers)  # readable, but not this step's answers
     report = sea(["--params", params_path, "report", "damaged"], env)
     assert report.returncode == 2 and "1 rows where the step's metrics.json records" in report.stderr
 
@@ -126,9 +126,9 @@ def test_damaged_run_files_are_named_with_a_fix_that_works(prefect_server, mlflo
 
 def test_sigterm_stops_within_seconds_and_the_run_resumes(prefect_server, mlflow_uri, params_path, tmp_path):
     run, env = _audited(prefect_server, mlflow_uri, params_path, "straight")
-    victim = subprocess.Popen([sys.executable, "-m", "sea.cli", "--params", params_path, "--quiet", "audit", "--run-id", "termed"],
+    victim = subprocess.Popen([sys.executable, "-m", "flows.cli", "--params", params_path, "--quiet", "audit", "--run-id", "termed"],
                               cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    started_step = tmp_path / "runs" / "termed" / "simulated-probe" / "sea" / "steps" / "0001" / steps.BATCH
+    started_step = tmp_path / "runs" / "termed" / "simulated-probe" / "sea" / "steps" / "0001" / rundir.BATCH
     deadline = time.monotonic() + 300
     while not started_step.is_file() and victim.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

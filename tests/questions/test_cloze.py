@@ -4,9 +4,10 @@ import asyncio
 
 import pytest
 
+from sea.choices import LETTERS
 from sea.questions.cloze import GENERATOR_NAME, EntityFinder, Span, cloze_drafts
 from sea.questions.generate import QuestionGenerator
-from sea.questions.model import KEPT, LETTERS
+from sea.questions.model import KEPT
 from sea.questions.shuffle import gold_letter_distribution
 from sea.questions.validation import phrasing_problem
 

@@ -1,17 +1,12 @@
-import pytest
 
 from sea.llm.types import CallFailure, Completion
 from sea.questions import prompts
 from sea.questions.grading import (
-    CORRECT,
-    FAILED,
-    UNPARSEABLE,
-    WRONG,
     answer_record,
     answers_table,
-    error_rates,
+    tally,
 )
-from sea.questions.model import Draft
+from sea.questions.model import Draft, Outcome
 from sea.questions.shuffle import phrasings_to_questions
 
 QUESTION = phrasings_to_questions(1, Draft("Which city is the capital of France?", ("Paris", "Lyon", "Lille", "Nice"), 0, ""),
@@ -28,18 +23,15 @@ def test_outcomes():
                answer_record(QUESTION, "t", completion(f"Answer: {wrong}")),
                answer_record(QUESTION, "t", completion("According to history, it is Paris.")),
                answer_record(QUESTION, "t", CallFailure("HTTP 500", 6, "t"))]
-    assert [r["outcome"] for r in records] == [CORRECT, WRONG, UNPARSEABLE, FAILED]
+    assert [r["outcome"] for r in records] == [Outcome.CORRECT, Outcome.WRONG, Outcome.UNPARSEABLE, Outcome.FAILED]
     assert records[2]["parsed_letter"] is None and records[3]["raw_reply"] == "HTTP 500"
     table = answers_table(records)
-    assert table.num_rows == 4 and table.column("outcome").to_pylist()[1] == WRONG
+    assert table.num_rows == 4 and table.column("outcome").to_pylist()[1] == Outcome.WRONG
 
 
-def test_error_rates_both_ways():
-    rates = error_rates([CORRECT, WRONG, UNPARSEABLE, CORRECT, FAILED])
-    assert rates["error_rate_unparseable_as_wrong"] == pytest.approx(2 / 4)
-    assert rates["error_rate_unparseable_excluded"] == pytest.approx(1 / 3)
-    assert rates["unparseable_rate"] == pytest.approx(1 / 4)
-    assert error_rates([FAILED])["error_rate_unparseable_as_wrong"] is None
+def test_tally_counts_unparseable_as_wrong_and_failed_calls_nowhere():
+    assert tally([Outcome.CORRECT, Outcome.WRONG, Outcome.UNPARSEABLE, Outcome.CORRECT, Outcome.FAILED]) == (4, 2)
+    assert tally(["failed"]) == (0, 0)  # read back from Parquet, outcomes are plain strings
 
 
 def test_testee_prompt_has_no_section_hint_unless_asked():

@@ -1,4 +1,5 @@
-from sea.questions.model import LETTERS, Draft
+from sea.choices import LETTERS
+from sea.questions.model import Draft
 from sea.questions.shuffle import gold_letter_distribution, phrasings_to_questions
 
 

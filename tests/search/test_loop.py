@@ -2,7 +2,7 @@
 
 from sea.index import DocumentIndex
 from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
-from sea.questions.grading import CORRECT, FAILED, UNPARSEABLE, WRONG
+from sea.questions.model import Outcome
 from sea.search.loop import (
     Batch,
     choose_batch,
@@ -22,7 +22,7 @@ def test_the_batch_is_cut_at_the_first_paragraph_that_no_longer_fits():
 
 
 def test_unparseable_counts_as_wrong_and_failed_calls_count_in_neither():
-    rates = paragraph_error_rates([(1, CORRECT), (1, WRONG), (1, UNPARSEABLE), (1, FAILED), (2, FAILED), (3, CORRECT)])
+    rates = paragraph_error_rates([(1, Outcome.CORRECT), (1, Outcome.WRONG), (1, Outcome.UNPARSEABLE), (1, Outcome.FAILED), (2, Outcome.FAILED), (3, Outcome.CORRECT)])
     assert rates == {1: 2 / 3, 3: 0.0}
 
 

@@ -1,4 +1,5 @@
-"""The `sea` command line, used by the DVC stages."""
+"""The `sea` command line, used by the DVC stages. It lives with the flows because it starts them;
+the core (sea/) never imports it."""
 
 from __future__ import annotations
 
