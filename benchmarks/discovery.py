@@ -293,7 +293,7 @@ def markdown(report: dict) -> str:
 
 def curve_figure(rows: list[dict]) -> bytes:
     """Mean cumulative error against questions asked, a band over seeds, one panel per profile."""
-    from sea.audit.figures import ARM_COLOURS, plt, png
+    from sea.audit.figures import plt, png
 
     five = [r for r in rows if r["setting"] == "5 questions" and r["budget"] == max(BUDGETS)]
     profiles = list(dict.fromkeys(r["profile"] for r in five)) or ["(no 5-question runs yet)"]
@@ -307,8 +307,8 @@ def curve_figure(rows: list[dict]) -> bytes:
                 continue
             stacked = np.vstack(curves)
             mean, low, high = np.nanmean(stacked, 0), np.nanmin(stacked, 0), np.nanmax(stacked, 0)
-            axis.plot(grid, mean, label=arm, color=ARM_COLOURS.get(arm))
-            axis.fill_between(grid, low, high, color=ARM_COLOURS.get(arm), alpha=0.15)
+            axis.plot(grid, mean, label=arm, color=ARM_REGISTRY[arm].colour)
+            axis.fill_between(grid, low, high, color=ARM_REGISTRY[arm].colour, alpha=0.15)
         axis.set(title=profile, xlabel="questions asked")
         axis.grid(alpha=0.3)
     axes[0][0].set_ylabel("cumulative error rate (band: min-max over seeds)")

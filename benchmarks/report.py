@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from sea.files import write_text
+
 OUT = Path("reports/benchmarks")
 
 
 def write_report(name: str, report: dict, markdown: str) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    (OUT / f"{name}.md").write_text(markdown, encoding="utf-8")
+    write_text(OUT / f"{name}.json", json.dumps(report, indent=2) + "\n")
+    write_text(OUT / f"{name}.md", markdown)
     print(markdown)

@@ -1,0 +1,24 @@
+"""The benchmark scripts' report code on made-up rows: `make bench` runs for an hour before it
+publishes, so a broken report must fail here, not at the end of that hour."""
+
+from argparse import Namespace
+
+from benchmarks import discovery
+
+
+def _row(arm: str, seed: int, error_rate: float) -> dict:
+    return {"setting": "5 questions", "profile": "paper-regime", "seed": seed, "arm": arm, "budget": max(discovery.BUDGETS),
+            "questions": 5000, "steps": 25, "error_rate": error_rate, "wrong": int(5000 * error_rate), "sources": 100,
+            "precision": 0.8, "recall": 1.0, "budget_inside": 0.3, "tokens_per_error": 700.0, "dollars_per_error": 0.003,
+            "curve": [(200, error_rate), (5000, error_rate)], "elapsed_s": 1}
+
+
+def test_the_discovery_report_and_figure_are_built_from_rows():
+    rows = [_row(arm, seed, 0.25 + 0.05 * i) for i, arm in enumerate(discovery.ARMS) for seed in (0, 1)]
+    report = discovery.summarise(rows, Namespace(seeds=2, skip_paper=True), seconds=1.0)
+    by_arm = {g["arm"]: g for g in report["groups"]}
+    assert set(by_arm) == set(discovery.ARMS) and by_arm["random"]["error_rate_vs_random"]["mean"] == 1.0
+    assert by_arm["sea"]["error_rate"]["mean"] == 0.25 and by_arm["sea"]["error_rate_vs_random"]["mean"] == 0.25 / 0.35
+    text = discovery.markdown(report)
+    assert "| 5 questions | paper-regime | 5000 | sea | 2 |" in text
+    assert discovery.curve_figure(rows).startswith(b"\x89PNG")
