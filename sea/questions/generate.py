@@ -11,7 +11,7 @@ from sea.errors import ParamsError
 from sea.index import load_index
 from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphStore
-from sea.questions.cloze import GENERATOR_NAME, EntityFinder, cloze_drafts
+from sea.questions.cloze import GENERATOR_NAME, CorpusStats, EntityFinder, cloze_drafts
 from sea.questions.gate import DuplicateFilter, verify
 from sea.questions.model import INVALID, Draft, Question, content_id, question_from_record, question_record
 from sea.questions.shuffle import phrasings_to_questions
@@ -68,7 +68,8 @@ class QuestionGenerator:
         self.store = ParagraphStore(params.paths.kb_dir)
         self.duplicates = DuplicateFilter(embedder, self.settings.duplicate_similarity)
         if generator is None:
-            self.finder = EntityFinder()
+            self.finder = EntityFinder(CorpusStats(self.store.table["text"].tolist(), self.settings.latest_year, self.settings.seed))
+            self.encode = embedder.encode
             self.index = load_index(params)
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
             self._doc_vectors, self._doc_row = vectors, {int(d): i for i, d in enumerate(doc_ids)}
@@ -90,7 +91,8 @@ class QuestionGenerator:
         batches); the offline generator then finds them tagged. Changes no result."""
         if self.generator is None:
             paragraphs = [self.paragraph(p) for p in para_ids]
-            self.finder.prime([pair for p in paragraphs for pair in [(p.para_id, p.text), *self._neighbour_paragraphs(p.doc_id)]])
+            self.finder.prime([(p.para_id, p.text) for p in paragraphs],
+                              [pair for p in paragraphs for pair in self._neighbour_paragraphs(p.doc_id)])
 
     async def draft(self, paragraph: Paragraph) -> Drafted:
         """The generate phase: base questions, and the candidates dropped with their reasons."""
@@ -123,9 +125,9 @@ class QuestionGenerator:
     async def _offline_drafts(self, paragraph: Paragraph) -> Drafted:
         settings = self.settings
         neighbours = self._neighbour_paragraphs(paragraph.doc_id)
-        self.finder.prime([(paragraph.para_id, paragraph.text), *neighbours])
-        spans = [span for para_id, text in neighbours for span in self.finder.spans(para_id, text)]
-        made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text, spans, self.finder,
+        self.finder.prime([(paragraph.para_id, paragraph.text)], neighbours)
+        spans = [span for para_id, text in neighbours for span in self.finder.distractor_spans(para_id, text)]
+        made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text, spans, self.finder, self.encode,
                                      settings.per_paragraph, settings.variants, settings.seed)
         return Drafted(made, [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in dropped])
 

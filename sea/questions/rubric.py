@@ -1,0 +1,58 @@
+"""The machine-checkable part of "would a careful reader accept this question?" for offline
+(cloze) questions, measured by `make bench-questions`.
+
+Each question is read back from its own text: the quoted sentence is filled with each option in
+turn and tagged again, so an option's kind is judged where it stands. The generator ranks its
+candidates by the same reading (the issue asked for overgeneration scored by the rubric), so
+`same_type` confirms that ranking rather than testing it blind; the blind test is the human-style
+review in reports/question_review.csv."""
+
+from __future__ import annotations
+
+import re
+
+from sea.choices import LETTERS
+from sea.questions.cloze import BLANK, YEAR_FORM, EntityFinder, article_for, balanced, content_words, without_article
+from sea.questions.model import Question
+
+CRITERIA = {
+    "same_type": "every distractor reads as the answer's kind and number where it stands",
+    "typed_answer": "the answer is a named entity, a year, a quantity or a specific term",
+    "no_title_leak": "no word of the answer is in the paragraph's title",
+    "no_distractor_in_paragraph": "no distractor is stated in the paragraph",
+    "agreement": "no option stands out by its article or capitalisation",
+    "no_future_year": "no option is a year after the knowledge base's date",
+    "well_formed": "the quoted sentence has balanced quotes and brackets",
+}
+_CLOZE = re.compile(r"\"([^\"]*" + re.escape(BLANK) + r"[^\"]*)\"")
+
+
+def _article_agrees(cloze: str, options: list[str]) -> bool:
+    before = cloze.split(BLANK)[0].split()
+    if before and before[-1].lower() in ("a", "an"):
+        return False  # an article outside the blank fits some options and not others
+    written = [re.match(r"^(an?|An?) (.+)$", option) for option in options]
+    return not any(written) or all(m and m.group(1).lower() == article_for(m.group(2)) for m in written)
+
+
+def check(finder: EntityFinder, question: Question, title: str, paragraph: str) -> dict[str, bool]:
+    """criterion -> passed for one question (CRITERIA says what each means)."""
+    match = _CLOZE.search(question.question)
+    if match is None:
+        return dict.fromkeys(CRITERIA, False)
+    cloze, options = match.group(1), list(question.options)
+    gold = options[LETTERS.index(question.gold_letter)]
+    readings = finder.read(cloze, options)
+    answer = readings[options.index(gold)]
+    bare = [without_article(option) for option in options]
+    text = " ".join(paragraph.lower().split())
+    return {
+        "same_type": answer.kind is not None and all(reading == answer for reading in readings),
+        "typed_answer": answer.kind is not None,
+        "no_title_leak": not content_words(without_article(gold)) & content_words(title),
+        "no_distractor_in_paragraph": not any(" ".join(b.lower().split()) in text for o, b in zip(options, bare, strict=True)
+                                              if o != gold),
+        "agreement": _article_agrees(cloze, options) and len({b[:1].isupper() for b in bare if not b[:1].isdigit()}) <= 1,
+        "no_future_year": all(int(b) <= finder.stats.latest_year for b in bare if YEAR_FORM.fullmatch(b)),
+        "well_formed": balanced(cloze),
+    }

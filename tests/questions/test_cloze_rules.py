@@ -1,0 +1,139 @@
+"""Each rule of the offline generator on hand-made sentences: what a careful reader would refuse."""
+
+import numpy as np
+import pytest
+
+from sea.choices import LETTERS
+from sea.questions.cloze import (
+    QUANTITY,
+    TERM,
+    YEAR,
+    CorpusStats,
+    EntityFinder,
+    Span,
+    _most_tempting,
+    _nearby_values,
+    _same_kind,
+    answer_problem,
+    cloze_drafts,
+    same_form,
+)
+from sea.questions.model import Question
+from sea.questions.rubric import check
+
+# A corpus in which "nation" and "region" are everywhere and "tributary" is rare.
+CORPUS = ([f"The nation and the region held event {i} in 1990." for i in range(1000)]
+          + ["The Negro is a tributary of the Amazon River.", "The festival of 2024 was held in Lyon."] * 3)
+
+
+@pytest.fixture(scope="module")
+def finder():
+    return EntityFinder(CorpusStats(CORPUS, latest_year=2024))
+
+
+def test_the_knowledge_base_date_is_the_latest_year_it_mentions_often():
+    stats = CorpusStats([*CORPUS, "A games is planned for 2036."])
+    assert stats.latest_year == 2024  # 2036 is mentioned once: a plan, not the date
+
+
+def test_generic_nouns_are_not_terms_but_specific_ones_are(finder):
+    assert not finder.stats.specific("nation") and not finder.stats.specific("the region")
+    assert finder.stats.specific("tributary") and finder.stats.specific("left tributary")
+
+
+def test_the_title_must_not_give_the_answer_away():
+    span = Span("place", "Amazon River", "It is the largest left tributary of the Amazon River.")
+    assert answer_problem(span, "Rio Negro (Amazon)") == "the title gives the answer away"
+    assert answer_problem(span, "Rio Negro") is None
+
+
+def test_the_rest_of_the_sentence_must_not_give_the_answer_away():
+    span = Span("person", "Ian Fleming", "Ian Fleming's hero was created by Ian Fleming in 1953.")
+    assert answer_problem(span, "James Bond") == "the answer appears twice in its sentence"
+    span = Span("place", "Amazon River", "The Amazon River is fed by the Amazon basin's rains.")
+    assert answer_problem(span, "Rio Negro") == "the rest of the sentence gives the answer away"
+
+
+def test_a_broken_span_or_sentence_is_refused():
+    sentence = 'Known colloquially in Syria as aš-Šām and dubbed, poetically, the "City of Jasmine, Damascus is old.'
+    assert "broken" in answer_problem(Span("work", "City of Jasmine", sentence), "Damascus")
+    assert "broken" in answer_problem(Span("work", '"City', "The \"City\" is old."), "Damascus")
+    assert "list" in answer_problem(Span("group", "Mbuti", "The western Bambenga,\nthe eastern Mbuti."), "Pygmies")
+
+
+def test_a_unit_conversion_is_not_a_question():
+    sentence = "The blade is at least 60 mm (2.4 in) long."
+    assert "unit conversion" in answer_problem(Span(QUANTITY, "2.4 in", sentence), "Knife")
+    assert "unit conversion" in answer_problem(Span(QUANTITY, "60 mm", sentence), "Knife")
+    assert answer_problem(Span(QUANTITY, "60 mm", "The blade is at least 60 mm long."), "Knife") is None
+
+
+def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
+    answer = Span(YEAR, "2019", "It opened in 2019.")
+    assert same_form(Span(YEAR, "2021", "x"), answer, 2024) and not same_form(Span(YEAR, "2031", "x"), answer, 2024)
+    assert not same_form(Span(YEAR, "1890", "x"), answer, 2024)  # more than a century away
+    made_up = _nearby_values(Span(YEAR, "2023", "x"), np.random.default_rng(0), latest_year=2024)
+    assert made_up and all(int(year) <= 2024 for year in made_up)
+
+
+def test_distractors_share_the_answer_form():
+    person = Span("person", "Ian Fleming", "x")
+    assert same_form(Span("person", "John Gardner", "x"), person, 2024)
+    assert not same_form(Span("place", "Paris", "x"), person, 2024)  # another kind
+    assert not same_form(Span("person", "ian fleming jr", "x"), person, 2024)  # capitalised otherwise
+    mammals = Span(TERM, "mammals", "x", plural=True)
+    assert not same_form(Span(TERM, "reptile", "x", plural=False), mammals, 2024)  # another number
+    quantity = Span(QUANTITY, "60 mm", "x")
+    assert same_form(Span(QUANTITY, "25 mm", "x"), quantity, 2024) and not same_form(Span(QUANTITY, "3 kg", "x"), quantity, 2024)
+
+
+def test_no_second_right_answer_paraphrases_and_shared_words_are_refused():
+    answer = Span(TERM, "adult human beings", "A baby is the offspring of adult human beings.")
+    pool = [Span(TERM, text, "x") for text in ("adults", "young adults", "biological parents", "infants", "grandparents")]
+    kept = _same_kind(answer, pool, "a baby is the offspring of adult human beings.", 2024, np.random.default_rng(0))
+    assert "adults" not in kept and "young adults" not in kept and "infants" in kept  # "adults" is the answer again
+    # By meaning: a near-synonym (similarity above the band) is never offered.
+    vectors = {"adult human beings": np.array([1.0, 0.0]), "grown-ups": np.array([0.99, 0.141]),
+               "infants": np.array([0.6, 0.8]), "parents": np.array([0.5, 0.866]), "elders": np.array([0.4, 0.917])}
+    ranked, _ = _most_tempting(answer, ["grown-ups", "infants", "parents", "elders"], vectors)
+    assert ranked == ["infants", "parents", "elders"]
+
+
+def test_options_read_in_place_tell_their_kind(finder):
+    readings = finder.read("The statue stands in _____, Brazil.", ["Rio de Janeiro", "Albert Einstein", "1990"])
+    assert readings[0].kind == "place" and readings[1].kind == "person" and readings[2].kind == YEAR
+
+
+def test_an_article_before_the_blank_moves_into_it(finder):
+    text = "Tiger Woods is an American professional golfer."
+    neighbours = [Span("group", g, "x") for g in ("German", "Australian", "Argentine", "Canadian", "Irish")]
+    vectors = {t: np.array([1.0, 0.0]) * 0.6 + np.array([0.0, 0.8]) for t in ("American", "German", "Australian", "Argentine", "Canadian", "Irish")}
+    vectors["American"] = np.array([1.0, 0.0])
+    made, dropped = cloze_drafts(1, "Tiger Woods", text, neighbours, finder, lambda texts: np.array([vectors[t] for t in texts]),
+                                 n=3, variants=2, seed=0)
+    [(draft, _)] = made
+    assert "is _____ professional golfer" in draft.question and "an American" in draft.options
+    assert all(option.split()[0] == ("an" if option.split()[1][0] in "AEIOU" else "a") for option in draft.options)
+
+
+def _question(text: str, options: list[str], gold: int) -> Question:
+    return Question(base_question_id="b", para_id=1, variant=0, question=text, options=options,
+                    gold_letter=LETTERS[gold], permutation=[0, 1, 2, 3], statement="", generator="t")
+
+
+def test_the_rubric_flags_each_fault(finder):
+    paragraph = "The Rio Negro is the largest left tributary of the Amazon River, which was mapped in 1990."
+    good = _question('Fill in the blank about Rio Negro: "It was mapped in _____."', ["1990", "1985", "1978", "2001"], 0)
+    assert all(check(finder, good, "Rio Negro", paragraph).values())
+    leak = _question('Fill in the blank about Rio Negro (Amazon): "The Rio Negro is the largest left tributary of the _____."',
+                     ["Amazon River", "Niger River", "West Africa", "North America"], 0)
+    verdict = check(finder, leak, "Rio Negro (Amazon)", paragraph)
+    assert not verdict["no_title_leak"]
+    future = _question('Fill in the blank about Rio Negro: "It was mapped in _____."', ["1990", "1985", "2031", "2001"], 0)
+    assert not check(finder, future, "Rio Negro", paragraph)["no_future_year"]
+    article = _question('Fill in the blank about Luzon: "It is an _____ of the north."', ["island", "nation", "archipelago", "region"], 0)
+    assert not check(finder, article, "Luzon", "It is an island of the north.")["agreement"]
+    stated = _question('Fill in the blank about Rio Negro: "It was mapped in _____."', ["1985", "1990", "1978", "2001"], 0)
+    assert not check(finder, stated, "Rio Negro", paragraph)["no_distractor_in_paragraph"]
+    broken = _question('Fill in the blank about Damascus: "Dubbed (the City of _____."', ["Jasmine", "Roses", "Lights", "Gold"], 0)
+    assert not check(finder, broken, "Damascus", "Dubbed (the City of Jasmine.")["well_formed"]
