@@ -68,7 +68,7 @@ class QuestionGenerator:
         self.store = ParagraphStore(params.paths.kb_dir)
         self.duplicates = DuplicateFilter(embedder, self.settings.duplicate_similarity)
         if generator is None:
-            self.finder = EntityFinder(CorpusStats(self.store.table["text"].tolist(), self.settings.latest_year, self.settings.seed))
+            self.finder = EntityFinder(CorpusStats(self.store.table["text"].to_numpy(), self.settings.latest_year, self.settings.seed))
             self.encode = embedder.encode
             self.index = load_index(params)
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
