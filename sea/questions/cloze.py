@@ -1,27 +1,29 @@
 """The offline question generator: cloze questions that need no LLM, deterministic by seed.
 
 The answer is a typed span of the paragraph — a person, place, organisation, group, work, event,
-language, year or quantity found by spaCy, or a domain-specific noun phrase (a "term": its head
-noun is rare in the knowledge base) — blanked out of its sentence. A span is refused when the
-title or the rest of the sentence gives it away, when it could be computed from the sentence (a
-unit conversion), or when it or its sentence is broken (unbalanced quotes or brackets).
+language, year or quantity found by spaCy — blanked out of its sentence. Common nouns are never
+answers: a blind review found them testing word choice rather than facts. A span is refused when
+the title or the rest of the sentence gives it away, when it could be computed from the sentence
+(a unit conversion), or when it or its sentence is broken (unbalanced quotes or brackets, a list).
 
 The three distractors are spans of the same kind and form from semantically near documents:
-never in the paragraph, never sharing a word with the answer, never a year after the knowledge
-base's date; capitalised, numbered and introduced by an article like the answer (the article
-moves into the blank when the sentence has "a"/"an" before it). Among those, the ones whose
-embedding is closest to the answer's without being a paraphrase of it are chosen: close enough
-to tempt, not a second right answer. Every candidate question is scored and the best
-`per_paragraph` kept; a paragraph with none good enough yields none, with the reasons recorded.
-Phrasings come from templates that name the answer's kind only when it is told reliably (a
-year or a quantity), and are neutral otherwise."""
+never in the paragraph, never sharing a word with the answer or with each other, never a year
+after the knowledge base's date; capitalised, introduced ("the …") and, for people, named as
+fully as the answer. When the knowledge base says what the answer is (its article's first
+sentence: "Sudan is a country …"), every distractor must be the same ("a country", not "a
+continent"). The article moves into the blank when the sentence has "a"/"an" before the answer.
+Among those, the ones whose embedding is closest to the answer's without being a paraphrase are
+tried first, and kept only if each reads as the answer's kind and number where it stands.
+Candidates are scored and the best `per_paragraph` kept; a paragraph with none good enough
+yields none, with the reasons recorded. Phrasings come from templates that name the answer's
+kind only when it is told reliably (a year or a quantity), and are neutral otherwise."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -32,27 +34,27 @@ from sea.questions.validation import INSTRUCTION_LIKE, instruction_like, phrasin
 
 GENERATOR_NAME = "offline-cloze"
 BLANK = "_____"
-TERM = "term"
 YEAR, QUANTITY = "year", "quantity"
 
 KIND_OF_LABEL = {"DATE": YEAR, "QUANTITY": QUANTITY, "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place",
          "ORG": "organisation", "NORP": "group", "WORK_OF_ART": "work", "EVENT": "event", "LANGUAGE": "language"}
-# How much a question of each kind is worth asking: named facts first, numbers next, terms last.
-_KIND_WEIGHT = {TERM: 0.6, YEAR: 0.8, QUANTITY: 0.8}
+# How much a question of each kind is worth asking: named facts first, then years and quantities.
+_KIND_WEIGHT = {YEAR: 0.8, QUANTITY: 0.8}
 YEAR_FORM = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 QUANTITY_FORM = re.compile(r"^(\d[\d,]*(?:\.\d+)?)\s+([A-Za-z][A-Za-z.]*(?:\s[A-Za-z.]+)?)$")
 _WORD = re.compile(r"[a-z0-9]+")
-_DEGREE = ("JJS", "JJR", "RBS", "RBR")
 _ARTICLE = re.compile(r"^(an?|An?) (.+)$")
 READ_WINDOW = 3  # words either side of the blank when an option is read in place
-READ_SPARE = 1  # candidates read beyond those still needed, in case some fail  # "greatest", "more": a ranking, not a term
+READ_SPARE = 1  # candidates read beyond those still needed, in case some fail
 _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
 _CONVERSION = re.compile(r"^\s*\(\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")  # "60 mm (2.4 in)": the second is arithmetic
-SPECIFIC_SHARE = 0.004  # a term's rarest word is in at most this share of paragraphs
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
-TERM_SIMILARITY_LIMIT = 0.75  # terms: common nouns have close synonyms, so a wider margin
 YEAR_RANGE = 100  # distractor years within this many years of the answer
-STATS_SAMPLE = 200_000  # paragraphs read for word rarity and the latest year
+STATS_SAMPLE = 200_000  # paragraphs read for the latest year
+# "X is a country in …" -> "country": what an article's subject is, from its first sentence.
+_DEFINITION = re.compile(r"\b(?:is|was|are|were)\s+(?:(?:one of|any of|a|an|the)\s+)*(.+)", re.I)
+_DEFINITION_END = re.compile(r"[,;:()]|\s(?:of|in|on|at|that|which|who|whose|from|for|with|by|located|founded|known|to|"
+                             r"between|where|within|near|than|as)\b")
 
 # Kinds a question may name ("Which year …"): spaCy's small model tells a year or a quantity
 # reliably, but may call a city a person or a people an organisation, so those get a neutral stem.
@@ -75,7 +77,7 @@ NEUTRAL_TEMPLATES = (
 
 @dataclass(frozen=True)
 class Reading:
-    kind: str | None  # KIND_OF_LABEL's kinds, TERM for a specific noun phrase, None for anything else
+    kind: str | None  # KIND_OF_LABEL's kinds; None for anything else
     plural: bool
 
 
@@ -84,8 +86,7 @@ class Span:
     kind: str
     text: str
     sentence: str
-    plural: bool = False  # terms: the head noun is plural
-    counted: bool = False  # terms: written with "a"/"an" where found (a count noun)
+    with_the: bool = False  # written "the …" where found ("the United States", not "Canada")
 
 
 def _norm(text: str) -> str:
@@ -119,32 +120,44 @@ def balanced(text: str) -> bool:
             and text.count("[") == text.count("]"))
 
 
-class CorpusStats:
-    """What the knowledge base says about words and dates: how many paragraphs use each word
-    (for "is this term specific?") and the latest year it mentions often enough to be its date.
-    Read from a seeded sample of at most STATS_SAMPLE paragraphs, once per generator."""
+def what_it_is(abstract: str) -> str | None:
+    """The noun an article's first sentence defines its subject as: "Sudan … is a country in
+    Northeast Africa" -> "country"; None when the sentence does not read that way."""
+    match = _DEFINITION.search(abstract.split(". ")[0])
+    if not match:
+        return None
+    words = _WORD.findall(_DEFINITION_END.split(match.group(1).lower())[0])
+    if not words:
+        return None
+    word = words[-1]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
 
-    def __init__(self, texts: Sequence[str], latest_year: int | None = None, seed: int = 0):
+
+class CorpusStats:
+    """What the knowledge base says that questions need: the latest year it mentions often
+    enough to be its date, and what each article's subject is (`types`: title -> noun).
+    Years are read from a seeded sample of at most STATS_SAMPLE paragraphs."""
+
+    def __init__(self, texts: Sequence[str], latest_year: int | None = None, seed: int = 0,
+                 definitions: Iterable[tuple[str, str]] = ()):
         if len(texts) > STATS_SAMPLE:
             rows = np.random.default_rng(seed).choice(len(texts), STATS_SAMPLE, replace=False)
             texts = [texts[i] for i in np.sort(rows)]
-        self.paragraphs = max(1, len(texts))
-        self.frequency: Counter[str] = Counter()
         years: Counter[int] = Counter()
         for text in texts:
-            self.frequency.update(set(_WORD.findall(text.lower())))
             years.update({int(y) for y in YEAR_FORM.findall(text)})
         # The knowledge base's date: the latest year that enough paragraphs mention (a single
         # mention may be a plan or a typo); an explicit questions.latest_year wins.
-        enough = max(3, round(0.0005 * self.paragraphs))
+        enough = max(3, round(0.0005 * len(texts)))
         self.latest_year = latest_year or max((y for y, n in years.items() if n >= enough), default=9999)
+        self.types: dict[str, str] = {}
+        for title, abstract in definitions:
+            noun = what_it_is(abstract)
+            if noun:
+                self.types.setdefault(_norm(without_the(title.split(" (")[0])), noun)
 
-    def specific(self, text: str) -> bool:
-        """Does the phrase name something particular: is its rarest content word rare in the knowledge base?"""
-        from spacy.lang.en.stop_words import STOP_WORDS
-
-        words = [w for w in _WORD.findall(text.lower()) if len(w) >= 3 and w not in STOP_WORDS]
-        return bool(words) and min(self.frequency[w] for w in words) / self.paragraphs <= SPECIFIC_SHARE
+    def type_of(self, text: str) -> str | None:
+        return self.types.get(_norm(without_the(text)))
 
 
 class EntityFinder:
@@ -220,16 +233,14 @@ class EntityFinder:
         for entity in doc.ents:
             if entity.start_char < end and entity.end_char > start:
                 return Reading(KIND_OF_LABEL.get(entity.label_), plural)
-        if not any(t.pos_ in ("NOUN", "PROPN") for t in tokens):
-            return Reading(None, plural)
-        return Reading(TERM if self.stats.specific(bare) else None, plural)
+        return Reading(None, plural)
 
     def _find(self, doc, with_sentences: bool) -> list[Span]:
-        """Typed entities, then specific noun phrases ("term") that overlap none of them."""
-        spans, covered = [], set()
+        """Typed entities (with their sentences when asked: the answer's paragraph needs them,
+        a neighbour's does not)."""
+        spans = []
         for entity in doc.ents:
             kind = KIND_OF_LABEL.get(entity.label_)
-            covered.update(range(entity.start, entity.end))
             text = without_the(entity.text.strip())
             if kind == YEAR:
                 years = YEAR_FORM.findall(text)
@@ -237,44 +248,9 @@ class EntityFinder:
             elif kind == QUANTITY and not QUANTITY_FORM.match(text):
                 text = ""
             if kind and len(text) >= 2:
-                spans.append(Span(kind, text, entity.sent.text.strip() if with_sentences else ""))
-        for words in (_chunk_words(doc) if with_sentences else _tagged_noun_phrases(doc)):
-            head = words[-1]
-            if (head.pos_ != "NOUN" or len(words) > 3 or covered & {t.i for t in words}
-                    or not self.stats.specific(" ".join(t.text for t in words)) or any(not t.is_alpha for t in words)
-                    or any(t.tag_ in _DEGREE or t.lower_ in ("very", "most", "more") for t in words)):
-                continue
-            text = doc[words[0].i: head.i + 1].text
-            if len(text) >= 4:
-                counted = words[0].i > 0 and doc[words[0].i - 1].lower_ in ("a", "an")
-                spans.append(Span(TERM, text, head.sent.text.strip() if with_sentences else "",
-                                  plural=head.tag_ in ("NNS", "NNPS"), counted=counted))
+                with_the = text != entity.text.strip() or (entity.start > 0 and doc[entity.start - 1].lower_ == "the")
+                spans.append(Span(kind, text, entity.sent.text.strip() if with_sentences else "", with_the))
         return spans
-
-
-def _chunk_words(doc) -> list[list]:
-    """spaCy's noun chunks (from the parse), without determiners, pronouns and punctuation, ending at their head."""
-    out = []
-    for chunk in doc.noun_chunks:
-        words = [t for t in chunk if t.pos_ not in ("DET", "PRON", "PUNCT") and t.i <= chunk.root.i]
-        if words and words[-1].i == chunk.root.i:
-            out.append(words)
-    return out
-
-
-def _tagged_noun_phrases(doc) -> list[list]:
-    """Runs of adjectives and nouns that end in a noun, from part-of-speech tags alone."""
-    out, run = [], []
-    for token in [*doc, None]:
-        if token is not None and token.pos_ in ("ADJ", "NOUN", "PROPN"):
-            run.append(token)
-            continue
-        while run and run[-1].pos_ != "NOUN":
-            run.pop()
-        if run:
-            out.append(run[-3:])
-        run = []
-    return out
 
 
 def answer_problem(span: Span, title: str) -> str | None:
@@ -283,14 +259,16 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a broken span or sentence (unbalanced quotes or brackets)"
     if "\n" in span.sentence:
         return "a list or a run of lines, not a sentence"
+    if span.kind != "group" and re.search(rf"\b[Aa]n? {re.escape(span.text)}", span.sentence):
+        return "\"a\"/\"an\" before a name (\"an Atlantic–Congo language\"): the article would single out options"
+    if span.text.endswith(("'s", "’s")):
+        return "a possessive (\"Sri Lanka's\"): its form gives it away"
     if span.sentence.count(span.text) != 1:
         return "the answer appears twice in its sentence"
     before, _, after = span.sentence.partition(span.text)
     if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")):
         return "a number computable from the sentence (a unit conversion)"
     words = content_words(span.text)
-    if not words and span.kind not in (YEAR, QUANTITY):
-        return "no content word to ask about"
     if words & content_words(title):
         return "the title gives the answer away"
     if words & content_words(before + " " + after):
@@ -300,17 +278,20 @@ def answer_problem(span: Span, title: str) -> str | None:
     return None
 
 
-def same_form(candidate: Span, answer: Span, latest_year: int) -> bool:
-    """Could this candidate stand in the answer's place without standing out by its form?"""
+def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
+    """Could this candidate stand in the answer's place without standing out by its form or kind?"""
     if candidate.kind != answer.kind or _BROKEN.search(candidate.text):
         return False
     if answer.kind == YEAR:
-        return int(candidate.text) <= latest_year and abs(int(candidate.text) - int(answer.text)) <= YEAR_RANGE
+        return int(candidate.text) <= stats.latest_year and abs(int(candidate.text) - int(answer.text)) <= YEAR_RANGE
     if answer.kind == QUANTITY:
         return QUANTITY_FORM.match(candidate.text).group(2) == QUANTITY_FORM.match(answer.text).group(2)  # the same unit
-    if candidate.text[:1].isupper() != answer.text[:1].isupper():
+    if candidate.text[:1].isupper() != answer.text[:1].isupper() or candidate.with_the != answer.with_the:
         return False
-    return answer.kind != TERM or (candidate.plural == answer.plural and (candidate.counted or not answer.counted))
+    if answer.kind == "person" and len(candidate.text.split()) != len(answer.text.split()):
+        return False  # a bare surname among full names gives itself away
+    what, other = stats.type_of(answer.text), stats.type_of(candidate.text)
+    return what is None or other is None or other == what  # a continent among countries, a city among rivers: no
 
 
 def _nearby_values(answer: Span, rng: np.random.Generator, latest_year: int) -> list[str]:
@@ -341,7 +322,7 @@ CONSIDERED = 5  # distractor candidates read in place, most tempting first
 POOL_LIMIT = 12  # same-kind neighbour spans compared with the answer, from the nearest documents first
 
 
-def _same_kind(span: Span, pool: list[Span], paragraph: str, latest_year: int, rng: np.random.Generator) -> list[str]:
+def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats, rng: np.random.Generator) -> list[str]:
     """Texts that could replace the answer without standing out by form, none in the paragraph
     and none sharing a word with the answer. Years and quantities: the three chosen, the nearest
     values first (the neighbours' own, then made-up ones near the answer)."""
@@ -350,13 +331,13 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, latest_year: int, r
     for candidate in pool:
         text = without_the(candidate.text)
         key = _norm(text)
-        if (key not in texts and key not in paragraph and same_form(candidate, span, latest_year)
+        if (key not in texts and key not in paragraph and same_form(candidate, span, stats)
                 and not content_words(text) & answer_words):
             texts[key] = text
     if span.kind not in (YEAR, QUANTITY):
         return list(texts.values())[:POOL_LIMIT]
     values = list(texts.values())
-    values += [v for v in _nearby_values(span, rng, latest_year) if _norm(v) not in texts and _norm(v) not in paragraph]
+    values += [v for v in _nearby_values(span, rng, stats.latest_year) if _norm(v) not in texts and _norm(v) not in paragraph]
     values = list(dict.fromkeys(v for v in values if v != span.text))
     if len(values) < 3:
         return values
@@ -366,12 +347,18 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, latest_year: int, r
 
 
 def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray]) -> tuple[list[str], float]:
-    """The names in the similarity band, closest to the answer first, and the mean similarity of the first three."""
+    """The names in the similarity band, closest to the answer first, none sharing a word with a
+    closer one (two options that name one thing leave three real choices), and the mean
+    similarity of the first three."""
     if span.kind in (YEAR, QUANTITY):
         return names, 0.5
     scores = np.array([float(vectors[name] @ vectors[span.text]) for name in names])
-    low, high = SIMILARITY_BAND[0], TERM_SIMILARITY_LIMIT if span.kind == TERM else SIMILARITY_BAND[1]
-    ranked = [int(i) for i in np.argsort(-scores, kind="stable") if low <= scores[i] < high][:CONSIDERED]
+    low, high = SIMILARITY_BAND
+    ranked, words = [], set()
+    for i in np.argsort(-scores, kind="stable"):
+        if low <= scores[i] < high and not content_words(names[i]) & words and len(ranked) < CONSIDERED:
+            ranked.append(int(i))
+            words |= content_words(names[i])
     return [names[i] for i in ranked], float(np.mean(scores[ranked[:3]])) if ranked else 0.0
 
 
@@ -395,7 +382,7 @@ def _read_alike(candidate: Candidate, readings: list[Reading] | None) -> tuple[l
     if readings is None:  # years and quantities are told by their form: already alike
         return candidate.distractors, ""
     if readings[0].kind is None:
-        return None, "the answer does not read as a named or specific span where it stands"
+        return None, "the answer does not read as a named entity where it stands"
     alike = [d for d, reading in zip(candidate.distractors, readings[1:], strict=True) if reading == readings[0]]
     if len(alike) < 3:
         return None, f"fewer than three distractors that read as a {readings[0].kind} where they stand"
@@ -407,7 +394,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
     """Up to n (draft, rephrasings) pairs for the paragraph, the best by score, and the candidates
     dropped with reasons."""
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
-    paragraph, latest_year = _norm(text), finder.stats.latest_year
+    paragraph = _norm(text)
     pools, dropped, seen = [], [], set()
     for span in finder.spans(para_id, text):
         key = _norm(span.text)
@@ -418,7 +405,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         if problem:
             dropped.append((span.text, problem))
             continue
-        pool = _same_kind(span, neighbour_spans, paragraph, latest_year, rng)
+        pool = _same_kind(span, neighbour_spans, paragraph, finder.stats, rng)
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 
 from sea.embeddings import Embedder, load_document_vectors
 from sea.errors import ParamsError
 from sea.index import load_index
+from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphStore
 from sea.questions.cloze import GENERATOR_NAME, CorpusStats, EntityFinder, cloze_drafts
@@ -55,6 +59,12 @@ def invalid_record(para_id: int, text: str, reason: str, generator: str) -> Ques
                     permutation=[], statement="", generator=generator, verdict=INVALID, reason=reason)
 
 
+def definitions(kb_dir: Path) -> Iterator[tuple[str, str]]:
+    """(title, abstract) of every document, read in batches (the full dump's abstracts never sit in memory at once)."""
+    for batch in pq.ParquetFile(kb_dir / DOCUMENTS_FILE).iter_batches(batch_size=65_536, columns=["title", "abstract"]):
+        yield from zip(batch.column("title").to_pylist(), batch.column("abstract").to_pylist(), strict=True)
+
+
 class QuestionGenerator:
     def __init__(self, params: Params, embedder: Embedder, generator: ModelClient | None = None,
                  verifier: ModelClient | None = None):
@@ -68,7 +78,8 @@ class QuestionGenerator:
         self.store = ParagraphStore(params.paths.kb_dir)
         self.duplicates = DuplicateFilter(embedder, self.settings.duplicate_similarity)
         if generator is None:
-            self.finder = EntityFinder(CorpusStats(self.store.table["text"].to_numpy(), self.settings.latest_year, self.settings.seed))
+            self.finder = EntityFinder(CorpusStats(self.store.table["text"].to_numpy(), self.settings.latest_year, self.settings.seed,
+                                                   definitions(params.paths.kb_dir)))
             self.encode = embedder.encode
             self.index = load_index(params)
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)

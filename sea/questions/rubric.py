@@ -17,7 +17,7 @@ from sea.questions.model import Question
 
 CRITERIA = {
     "same_type": "every distractor reads as the answer's kind and number where it stands",
-    "typed_answer": "the answer is a named entity, a year, a quantity or a specific term",
+    "typed_answer": "the answer is a named entity, a year or a quantity",
     "no_title_leak": "no word of the answer is in the paragraph's title",
     "no_distractor_in_paragraph": "no distractor is stated in the paragraph",
     "agreement": "no option stands out by its article or capitalisation",

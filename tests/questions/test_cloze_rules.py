@@ -6,7 +6,6 @@ import pytest
 from sea.choices import LETTERS
 from sea.questions.cloze import (
     QUANTITY,
-    TERM,
     YEAR,
     CorpusStats,
     EntityFinder,
@@ -17,18 +16,21 @@ from sea.questions.cloze import (
     answer_problem,
     cloze_drafts,
     same_form,
+    what_it_is,
 )
 from sea.questions.model import Question
 from sea.questions.rubric import check
 
-# A corpus in which "nation" and "region" are everywhere and "tributary" is rare.
-CORPUS = ([f"The nation and the region held event {i} in 1990." for i in range(1000)]
-          + ["The Negro is a tributary of the Amazon River.", "The festival of 2024 was held in Lyon."] * 3)
+CORPUS = [f"The region held event {i} in 1990." for i in range(100)] + ["The festival of 2024 was held in Lyon."] * 3
+DEFINITIONS = [("Sudan", "Sudan, officially the Republic of the Sudan, is a country in Northeast Africa."),
+               ("Libya", "Libya is a country in the Maghreb region of North Africa."),
+               ("Africa", "Africa is the world's second-largest and second-most populous continent."),
+               ("Nile", "The Nile is a major north-flowing river in northeastern Africa.")]
 
 
 @pytest.fixture(scope="module")
 def finder():
-    return EntityFinder(CorpusStats(CORPUS, latest_year=2024))
+    return EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=DEFINITIONS))
 
 
 def test_the_knowledge_base_date_is_the_latest_year_it_mentions_often():
@@ -36,9 +38,17 @@ def test_the_knowledge_base_date_is_the_latest_year_it_mentions_often():
     assert stats.latest_year == 2024  # 2036 is mentioned once: a plan, not the date
 
 
-def test_generic_nouns_are_not_terms_but_specific_ones_are(finder):
-    assert not finder.stats.specific("nation") and not finder.stats.specific("the region")
-    assert finder.stats.specific("tributary") and finder.stats.specific("left tributary")
+def test_what_an_article_says_its_subject_is():
+    assert [what_it_is(abstract) for _, abstract in DEFINITIONS] == ["country", "country", "continent", "river"]
+    assert what_it_is("Albert Einstein was a German-born theoretical physicist who developed relativity.") == "physicist"
+    assert what_it_is("Gone fishing.") is None
+
+
+def test_a_distractor_the_knowledge_base_calls_something_else_is_refused(finder):
+    sudan = Span("place", "Sudan", "x")
+    assert same_form(Span("place", "Libya", "x"), sudan, finder.stats)  # both countries
+    assert not same_form(Span("place", "Africa", "x"), sudan, finder.stats)  # a continent among countries
+    assert same_form(Span("place", "Chad", "x"), sudan, finder.stats)  # unknown to the knowledge base: allowed
 
 
 def test_the_title_must_not_give_the_answer_away():
@@ -69,34 +79,37 @@ def test_a_unit_conversion_is_not_a_question():
 
 
 def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
-    answer = Span(YEAR, "2019", "It opened in 2019.")
-    assert same_form(Span(YEAR, "2021", "x"), answer, 2024) and not same_form(Span(YEAR, "2031", "x"), answer, 2024)
-    assert not same_form(Span(YEAR, "1890", "x"), answer, 2024)  # more than a century away
+    stats, answer = CorpusStats([], latest_year=2024), Span(YEAR, "2019", "It opened in 2019.")
+    assert same_form(Span(YEAR, "2021", "x"), answer, stats) and not same_form(Span(YEAR, "2031", "x"), answer, stats)
+    assert not same_form(Span(YEAR, "1890", "x"), answer, stats)  # more than a century away
     made_up = _nearby_values(Span(YEAR, "2023", "x"), np.random.default_rng(0), latest_year=2024)
     assert made_up and all(int(year) <= 2024 for year in made_up)
 
 
 def test_distractors_share_the_answer_form():
+    stats = CorpusStats([], latest_year=2024)
     person = Span("person", "Ian Fleming", "x")
-    assert same_form(Span("person", "John Gardner", "x"), person, 2024)
-    assert not same_form(Span("place", "Paris", "x"), person, 2024)  # another kind
-    assert not same_form(Span("person", "ian fleming jr", "x"), person, 2024)  # capitalised otherwise
-    mammals = Span(TERM, "mammals", "x", plural=True)
-    assert not same_form(Span(TERM, "reptile", "x", plural=False), mammals, 2024)  # another number
+    assert same_form(Span("person", "John Gardner", "x"), person, stats)
+    assert not same_form(Span("place", "Paris", "x"), person, stats)  # another kind
+    assert not same_form(Span("person", "ian fleming jr", "x"), person, stats)  # capitalised otherwise
+    assert not same_form(Span("person", "Gardner", "x"), person, stats)  # a bare surname among full names
+    united_states = Span("place", "United States", "x", with_the=True)
+    assert not same_form(Span("place", "Canada", "x"), united_states, stats)  # "in the ___" fits one of them only
+    assert same_form(Span("place", "Netherlands", "x", with_the=True), united_states, stats)
     quantity = Span(QUANTITY, "60 mm", "x")
-    assert same_form(Span(QUANTITY, "25 mm", "x"), quantity, 2024) and not same_form(Span(QUANTITY, "3 kg", "x"), quantity, 2024)
+    assert same_form(Span(QUANTITY, "25 mm", "x"), quantity, stats) and not same_form(Span(QUANTITY, "3 kg", "x"), quantity, stats)
 
 
 def test_no_second_right_answer_paraphrases_and_shared_words_are_refused():
-    answer = Span(TERM, "adult human beings", "A baby is the offspring of adult human beings.")
-    pool = [Span(TERM, text, "x") for text in ("adults", "young adults", "biological parents", "infants", "grandparents")]
-    kept = _same_kind(answer, pool, "a baby is the offspring of adult human beings.", 2024, np.random.default_rng(0))
-    assert "adults" not in kept and "young adults" not in kept and "infants" in kept  # "adults" is the answer again
-    # By meaning: a near-synonym (similarity above the band) is never offered.
-    vectors = {"adult human beings": np.array([1.0, 0.0]), "grown-ups": np.array([0.99, 0.141]),
-               "infants": np.array([0.6, 0.8]), "parents": np.array([0.5, 0.866]), "elders": np.array([0.4, 0.917])}
-    ranked, _ = _most_tempting(answer, ["grown-ups", "infants", "parents", "elders"], vectors)
-    assert ranked == ["infants", "parents", "elders"]
+    answer = Span("organisation", "United Nations", "It is an agency of the United Nations.")
+    pool = [Span("organisation", text, "x") for text in ("UN Nations Office", "World Bank", "World Bank Group", "NATO", "OECD")]
+    kept = _same_kind(answer, pool, "it is an agency of the united nations.", CorpusStats([], latest_year=2024), np.random.default_rng(0))
+    assert "UN Nations Office" not in kept and {"World Bank", "NATO", "OECD"} <= set(kept)  # shares "nations" with the answer
+    # By meaning: a near-synonym (similarity above the band) is never offered, nor two names of one thing.
+    vectors = {"United Nations": np.array([1.0, 0.0]), "UN": np.array([0.99, 0.141]), "World Bank": np.array([0.6, 0.8]),
+               "World Bank Group": np.array([0.58, 0.815]), "NATO": np.array([0.5, 0.866]), "OECD": np.array([0.4, 0.917])}
+    ranked, _ = _most_tempting(answer, ["UN", "World Bank", "World Bank Group", "NATO", "OECD"], vectors)
+    assert ranked == ["World Bank", "NATO", "OECD"]
 
 
 def test_options_read_in_place_tell_their_kind(finder):
