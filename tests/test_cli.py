@@ -1,4 +1,5 @@
 import json
+import re
 
 import yaml
 
@@ -77,7 +78,8 @@ def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, c
     assert main(["--params", str(path), "questions", "preview", "--para-id", str(para_id)]) == 0
     out = capsys.readouterr().out
     assert f"(para_id {para_id})" in out and "generator: offline-cloze; gate: off" in out
-    assert "Q1  answer:" in out and "  v0: " in out and "  v4: " in out and "phrasings kept." in out
+    assert re.search(r"^Q\d+  answer:", out, re.M) and "  v0: " in out and "  v4: " in out and "phrasings kept." in out
+    assert re.search(r"^Q\d+ dropped \(invalid: .+\): ", out, re.M)  # dropped candidates are shown with their reason
     assert out.count("*") >= 5  # the gold option is marked in every phrasing
 
     assert main(["--params", str(path), "questions", "preview", "--para-id", "12345"]) == 2
