@@ -182,8 +182,8 @@ class EntityFinder:
 
     def distractor_spans(self, para_id: int, text: str) -> list[Span]:
         """The same kinds of span from a neighbouring paragraph, to serve as distractors: tagged
-        without the parser (no sentences needed; noun phrases come from the part-of-speech tags),
-        which is most of the time the generator spends."""
+        without the parser, as no sentence is needed (tagging neighbours is most of the time the
+        generator spends)."""
         if para_id not in self._distractors:
             self.prime([], [(para_id, text)])
         return self._distractors[para_id]
@@ -203,9 +203,8 @@ class EntityFinder:
         return self.read_many([(cloze, options)])[0]
 
     def read_many(self, questions: Sequence[tuple[str, Sequence[str]]]) -> list[list[Reading]]:
-        """read() for many (cloze, options) at once. A window of words around the blank is context
-        enough; a question's filled windows are tagged as one text, a line apart (spaCy's cost is
-        mostly per text, and its context reaches a few words)."""
+        """read() for many (cloze, options) at once, in one spaCy batch. A window of words around the
+        blank is context enough; a question's filled windows are tagged as one text, a line apart."""
         texts, places = [], []
         for cloze, options in questions:
             before, after = cloze.split(BLANK, 1)

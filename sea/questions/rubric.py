@@ -31,8 +31,11 @@ def _article_agrees(cloze: str, options: list[str]) -> bool:
     before = cloze.split(BLANK)[0].split()
     if before and before[-1].lower() in ("a", "an"):
         return False  # an article outside the blank fits some options and not others
-    written = [re.match(r"^(an?|An?) (.+)$", option) for option in options]
-    return not any(written) or all(m and m.group(1).lower() == article_for(m.group(2)) for m in written)
+    bare = [without_article(option) for option in options]
+    if all(b == option for b, option in zip(bare, options, strict=True)):
+        return True
+    return all(option == f"{article_for(b)} {b}" or option == f"{article_for(b).capitalize()} {b}"
+               for b, option in zip(bare, options, strict=True))
 
 
 def check(finder: EntityFinder, question: Question, title: str, paragraph: str) -> dict[str, bool]:

@@ -146,6 +146,10 @@ def test_the_rubric_flags_each_fault(finder):
     assert not check(finder, future, "Rio Negro", paragraph)["no_future_year"]
     article = _question('Fill in the blank about Luzon: "It is an _____ of the north."', ["island", "nation", "archipelago", "region"], 0)
     assert not check(finder, article, "Luzon", "It is an island of the north.")["agreement"]
+    written = _question('Fill in the blank about Luzon: "It is _____ of the north."', ["an island", "a archipelago", "a cape", "a bay"], 0)
+    assert not check(finder, written, "Luzon", "It is an island of the north.")["agreement"]  # "a archipelago"
+    fitting = _question('Fill in the blank about Luzon: "It is _____ of the north."', ["an island", "an archipelago", "a cape", "a bay"], 0)
+    assert check(finder, fitting, "Luzon", "It is an island of the north.")["agreement"]
     stated = _question('Fill in the blank about Rio Negro: "It was mapped in _____."', ["1985", "1990", "1978", "2001"], 0)
     assert not check(finder, stated, "Rio Negro", paragraph)["no_distractor_in_paragraph"]
     broken = _question('Fill in the blank about Damascus: "Dubbed (the City of _____."', ["Jasmine", "Roses", "Lights", "Gold"], 0)
