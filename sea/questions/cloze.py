@@ -4,15 +4,20 @@ The answer is a typed span of the paragraph — a person, place, organisation, g
 language, year or quantity found by spaCy — blanked out of its sentence. Common nouns are never
 answers: a blind review found them testing word choice rather than facts. A span is refused when
 the title or the rest of the sentence gives it away, when it could be computed from the sentence
-(a unit conversion), or when it or its sentence is broken (unbalanced quotes or brackets, a list).
+(a unit conversion, a city's country after its name), when it is only the date of a statistic,
+or when it or its sentence is broken (unbalanced quotes or brackets, a cut span, a list).
 
-The three distractors are spans of the same kind and form from semantically near documents:
-never in the paragraph, never sharing a word with the answer or with each other, never a year
-after the knowledge base's date; capitalised, introduced ("the …") and, for people, named as
-fully as the answer. When the knowledge base says what the answer is (its article's first
-sentence: "Sudan is a country …"), every distractor must be the same ("a country", not "a
-continent"). The article moves into the blank when the sentence has "a"/"an" before the answer.
-Among those, the ones whose embedding is closest to the answer's without being a paraphrase are
+The three distractors are of the answer's kind as the knowledge base tells it: a named answer is
+asked about only when an article defines it ("Sudan is a country …") or its name says it
+("Guaire River"), and every distractor must be defined the same way ("a country", not "a
+continent" or a city); groups (nationalities, religions, a region's people, political camps) stand
+in only for their own kind and never for one that contains them ("British" for "Scottish"). They
+come from semantically near documents' spans, then from the titles of the answer's type whose
+articles are nearest its own; never in the paragraph, never sharing a word with the answer or
+with each other, never a year after the knowledge base's date or one the sentence's other years
+rule out; capitalised, introduced ("the …") and, for people, named as fully as the answer. The
+article moves into the blank, chosen by sound ("a European"), when the sentence has "a"/"an"
+before the answer. Among those, the ones whose embedding is closest to the answer's without being a paraphrase are
 tried first, and kept only if each reads as the answer's kind and number where it stands.
 Candidates are scored and the best `per_paragraph` kept; a paragraph with none good enough
 yields none, with the reasons recorded. Phrasings come from templates that name the answer's
@@ -55,10 +60,46 @@ STATS_SAMPLE = 200_000  # paragraphs read for the latest year
 _DEFINITION = re.compile(r"\b(?:is|was|are|were)\s+(?:(?:one of|any of|a|an|the)\s+)*(.+)", re.I)
 _DEFINITION_END = re.compile(r"[,;:()]|\s(?:of|in|on|at|that|which|who|whose|from|for|with|by|located|founded|known|to|"
                              r"between|where|within|near|than|as)\b")
+# Words a first sentence may end its subject's noun phrase on that say nothing of its kind.
+NOT_A_TYPE = frozenset("""type form set part member name collection kind field class order group branch system process unit
+area term concept object one person way item sum totality entity word place figure work piece series number being thing
+use small large best largest long first similar such up right present during
+through native active capable entire variety category aspect example list body""".split())
+# Where a subject's noun phrase has ended: a participle or an adverb ("a country primarily located in …").
+_STOP_AT = frozenset("""made found known written grown born spoken used run held built seen primarily mainly mostly largely
+entirely usually typically generally chiefly predominantly originally traditionally commonly widely now""".split())
+SAME_TYPE = {"capital": "city", "comune": "city", "municipality": "city", "town": "city", "metropolis": "city",
+             "nation": "country", "organisation": "organization", "deitie": "deity"}
+# Words a name may carry its kind in ("Guaire River", "Lake Chad", "Kingdom of Poland").
+NAME_HEADS = frozenset("""river lake mountain mountains mount sea ocean gulf bay strait channel island islands peninsula desert
+basin plateau valley county province district prefecture voivodeship oblast governorate department canton university
+college institute academy museum cathedral temple palace castle bridge dynasty empire kingdom republic party army navy
+company corporation war battle treaty award prize festival council league association society union revolution canal
+park station airport stadium sultanate caliphate khanate duchy principality emirate""".split())
+# Kinds of people spaCy calls NORP, which must not stand in for each other ("a Hindu" among "a Bengali").
+GROUP_KINDS = {
+    "religion": """hindu hinduism buddhist buddhism jewish judaism christian christianity muslim islamic islam catholic protestant
+sikh sikhism jain jainism orthodox zoroastrian shia sunni taoist confucian pagan anglican lutheran calvinist methodist
+baptist mormon evangelical coptic shinto vaishnava shaivite shiite shi'ite""",
+    "region": """european asian african western eastern northern southern arab arabian latin nordic scandinavian slavic germanic
+celtic mediterranean hispanic oriental balkan eurasian semitic indo-european anglo-saxon caribbean polynesian indigenous
+aboriginal middle-eastern sub-saharan""",
+    "politics": """nazi communist socialist republican democrat democratic conservative liberal labour fascist bolshevik marxist
+whig tory federalist jacobin menshevik anarchist nationalist royalist loyalist""",
+}
+KIND_OF_GROUP = {word: kind for kind, words in GROUP_KINDS.items() for word in words.split()}
+# Groups one of which contains the other: "a British" is also right where "a Scottish" is.
+CONTAINS = {"british": {"english", "scottish", "welsh"}, "dutch": {"netherlandish", "flemish", "hollandic"},
+            "belgian": {"flemish", "walloon"}}
+# "886,040 inhabitants in ___", "as of ___", "the ___ census": the date of a statistic, not a fact worth knowing.
+_STATISTIC_WORDS = frozenset("inhabitants population residents census estimate estimated estimates million billion".split())
+_LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
+# "in Florence, ___": the place before the comma names the one in the blank.
+_PLACE_THEN_ITS_COUNTRY = re.compile(r"\b(in|at|of|near) [A-Z][\w.'’-]+(?: [A-Z][\w.'’-]+)*,\s*$")
+_AN_SOUND = ("hour", "honest", "honor", "honour", "heir")
+_A_SOUND = ("eu", "uni", "uk", "ug", "uru", "use", "usu", "uti", "ure", "one", "once", "ewe")
+_DANGLING = frozenset("of by and the in for to or a an with from at on".split())  # "Gulf of", "… Aksum by": cut spans
 
-# Kinds a question may name ("Which year …"): spaCy's small model tells a year or a quantity
-# reliably, but may call a city a person or a people an organisation, so those get a neutral stem.
-NAMED_KINDS = (YEAR, QUANTITY)
 TYPED_TEMPLATES = (
     "Which {kind} completes this statement about {title}? \"{cloze}\"",
     "In this statement about {title}, which {kind} belongs in the blank? \"{cloze}\"",
@@ -111,7 +152,35 @@ def without_article(text: str) -> str:
 
 
 def article_for(text: str) -> str:
-    return "an" if text[:1].lower() in "aeiou" else "a"
+    """"a" or "an" by how the next word sounds: "a European", "an hour", "an FBI agent", "a NATO base"."""
+    word = text.split()[0] if text.split() else ""
+    lower = word.lower()
+    if word.isupper() and word.isalpha() and len(word) <= 3:  # said letter by letter
+        return "an" if word[0] in "AEFHILMNORSX" else "a"
+    if lower.startswith(_AN_SOUND):
+        return "an"
+    if lower.startswith(_A_SOUND):
+        return "a"
+    return "an" if lower[:1] in "aeiou" else "a"
+
+
+def cut_off(text: str) -> bool:
+    """A span that stops mid-phrase ("Gulf of", "Christianization of the Kingdom of Aksum by")."""
+    words = text.lower().split()
+    return not words or words[-1] in _DANGLING or words[0] in ("of", "by", "and", "or")
+
+
+def group_kind(text: str) -> str:
+    """What a group word names: a religion, a region's people, a political camp, or (otherwise) a nation."""
+    words = without_article(text).lower().split()
+    if words and words[-1].endswith("ism"):
+        return "doctrine"  # "Shi'ism", "Hinduism": a belief, not a people
+    return KIND_OF_GROUP.get("-".join(words)) or KIND_OF_GROUP.get(words[-1] if words else "", "nation")
+
+
+def contain_each_other(a: str, b: str) -> bool:
+    a, b = without_article(a).lower(), without_article(b).lower()
+    return b in CONTAINS.get(a, ()) or a in CONTAINS.get(b, ())
 
 
 def balanced(text: str) -> bool:
@@ -120,26 +189,63 @@ def balanced(text: str) -> bool:
             and text.count("[") == text.count("]"))
 
 
+def _singular(word: str) -> str:
+    if word in ("species", "series") or word.endswith(("ss", "us", "is")) or len(word) <= 3:
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") else word
+
+
 def what_it_is(abstract: str) -> str | None:
     """The noun an article's first sentence defines its subject as: "Sudan … is a country in
-    Northeast Africa" -> "country"; None when the sentence does not read that way."""
+    Northeast Africa" -> "country"; None when the sentence does not read that way or names only
+    a generic noun ("a type of …", "a member of …") or a participle ("… is used to …")."""
     match = _DEFINITION.search(abstract.split(". ")[0])
     if not match:
         return None
-    words = _WORD.findall(_DEFINITION_END.split(match.group(1).lower())[0])
+    phrase = _DEFINITION_END.split(match.group(1).lower())[0]
+    # "the largest city and administrative centre" -> "city"; "second-largest and … continent" -> "continent"
+    return _type_noun(re.split(r"\s(?:and|or)\s", phrase)[0]) or _type_noun(phrase)
+
+
+def _type_noun(phrase: str) -> str | None:
+    words = phrase.split()
+    verb = next((i for i, w in enumerate(words) if w in _STOP_AT or (w.endswith(("ed", "ing")) and "-" not in w)), len(words))
+    words = _WORD.findall(" ".join(words[:verb]))  # "a compound used as a fuel" -> "a compound"; "north-flowing river" stays
     if not words:
         return None
-    word = words[-1]
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
+    word = _singular(words[-1])
+    if word in NOT_A_TYPE or word.isdigit():
+        return None
+    return SAME_TYPE.get(word, word)
+
+
+def named_type(name: str) -> str | None:
+    """The kind a name states itself: "Tehran County" -> "county", "Gulf of Mexico" -> "gulf"."""
+    words = name.lower().split()
+    if len(words) < 2:
+        return None
+    if words[-1] in NAME_HEADS:
+        return _singular(words[-1])
+    if words[0] in NAME_HEADS and (len(words) == 2 or words[1] == "of"):
+        return _singular(words[0])
+    return None
+
+
+def title_key(title: str) -> str:
+    """How a title is looked up from a span: "The Nile (river)" -> "nile"."""
+    return _norm(without_the(title.split(" (")[0]))
 
 
 class CorpusStats:
     """What the knowledge base says that questions need: the latest year it mentions often
-    enough to be its date, and what each article's subject is (`types`: title -> noun).
-    Years are read from a seeded sample of at most STATS_SAMPLE paragraphs."""
+    enough to be its date, and what each article's subject is (`types`: title -> noun, from
+    `definitions`: (doc_id, title, abstract) of each document). Years are read from a seeded
+    sample of at most STATS_SAMPLE paragraphs."""
 
     def __init__(self, texts: Sequence[str], latest_year: int | None = None, seed: int = 0,
-                 definitions: Iterable[tuple[str, str]] = ()):
+                 definitions: Iterable[tuple[int, str, str]] = ()):
         if len(texts) > STATS_SAMPLE:
             rows = np.random.default_rng(seed).choice(len(texts), STATS_SAMPLE, replace=False)
             texts = [texts[i] for i in np.sort(rows)]
@@ -151,13 +257,39 @@ class CorpusStats:
         enough = max(3, round(0.0005 * len(texts)))
         self.latest_year = latest_year or max((y for y, n in years.items() if n >= enough), default=9999)
         self.types: dict[str, str] = {}
-        for title, abstract in definitions:
-            noun = what_it_is(abstract)
-            if noun:
-                self.types.setdefault(_norm(without_the(title.split(" (")[0])), noun)
+        self.documents: dict[str, int] = {}  # title key -> doc_id
+        self.titles: dict[int, str] = {}  # doc_id -> title as a span would write it
+        self.definite: set[str] = set()  # title keys whose article writes them "the …" ("The Netherlands")
+        self.members: dict[str, list[int]] = {}  # type -> doc_ids of the documents of that type
+        primary: set[str] = set()  # keys set by a title without a qualifier ("Jupiter", not "Jupiter (mythology)")
+        for doc_id, title, abstract in definitions:
+            key, noun, plain = title_key(title), what_it_is(abstract), " (" not in title
+            if not noun or abstract.startswith(("A ", "An ")) or key in primary or (key in self.types and not plain):
+                continue  # "A continent is …": a common noun, not a name; a qualified title yields to the plain one
+            if key in self.documents:
+                self.members[self.types[key]].remove(self.documents[key])
+                del self.titles[self.documents[key]]
+                self.definite.discard(key)
+            self.types[key], self.documents[key] = noun, doc_id
+            self.members.setdefault(noun, []).append(doc_id)
+            if plain:
+                primary.add(key)
+            name = without_the(title.split(" (")[0])
+            self.titles[doc_id] = name
+            if abstract.startswith(f"The {name}"):
+                self.definite.add(key)
 
     def type_of(self, text: str) -> str | None:
-        return self.types.get(_norm(without_the(text)))
+        """What the knowledge base's article calls it, or else what its own name says ("Guaire River")."""
+        return self.types.get(title_key(text)) or named_type(without_the(text))
+
+    def document_of(self, text: str) -> int | None:
+        return self.documents.get(title_key(text))
+
+    def as_span(self, doc_id: int, kind: str) -> Span:
+        """A document's title as a candidate distractor of the given kind."""
+        title = self.titles[doc_id]
+        return Span(kind, title, "", title_key(title) in self.definite)
 
 
 class EntityFinder:
@@ -256,6 +388,8 @@ def answer_problem(span: Span, title: str) -> str | None:
     """Why this span would not make a fair question, or None."""
     if _BROKEN.search(span.text) or not balanced(span.sentence):
         return "a broken span or sentence (unbalanced quotes or brackets)"
+    if span.kind != QUANTITY and cut_off(span.text):  # "2.4 in" is a unit, not a cut
+        return "a span cut off mid-phrase (\"Gulf of\")"
     if "\n" in span.sentence:
         return "a list or a run of lines, not a sentence"
     if span.kind != "group" and re.search(rf"\b[Aa]n? {re.escape(span.text)}", span.sentence):
@@ -267,6 +401,10 @@ def answer_problem(span: Span, title: str) -> str | None:
     before, _, after = span.sentence.partition(span.text)
     if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")):
         return "a number computable from the sentence (a unit conversion)"
+    if span.kind == YEAR and _statistic_date(before, after):
+        return "the date of a statistic (\"886,040 inhabitants in ___\"), not a fact worth knowing"
+    if span.kind == "place" and _PLACE_THEN_ITS_COUNTRY.search(before):
+        return "the place before it names it (\"in Florence, ___\")"
     words = content_words(span.text)
     if words & content_words(title):
         return "the title gives the answer away"
@@ -277,28 +415,66 @@ def answer_problem(span: Span, title: str) -> str | None:
     return None
 
 
+def _statistic_date(before: str, after: str) -> bool:
+    """A year that only dates a figure: "886,040 inhabitants in ___", "as of the ___ census"."""
+    near = before.lower().split()[-8:] + after.lower().split()[:3]
+    return (bool(_STATISTIC_WORDS & {w.strip(".,;") for w in near}) or any(_LARGE_NUMBER.match(w) for w in near)
+            or before.lower().rstrip().endswith(("as of", "as of the")))
+
+
 def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
-    """Could this candidate stand in the answer's place without standing out by its form or kind?"""
+    """Could this candidate stand in the answer's place without standing out by its form or kind?
+    Named things must be what the knowledge base calls the answer ("a country", not "a
+    continent"); groups without an article of their own must be the same kind of group."""
     if candidate.kind != answer.kind or _BROKEN.search(candidate.text):
         return False
     if answer.kind == YEAR:
-        return int(candidate.text) <= stats.latest_year and abs(int(candidate.text) - int(answer.text)) <= YEAR_RANGE
+        return _plausible_year(int(candidate.text), answer, stats)
     if answer.kind == QUANTITY:
         return QUANTITY_FORM.match(candidate.text).group(2) == QUANTITY_FORM.match(answer.text).group(2)  # the same unit
+    if cut_off(candidate.text):
+        return False
     if candidate.text[:1].isupper() != answer.text[:1].isupper() or candidate.with_the != answer.with_the:
         return False
-    if answer.kind == "person" and len(candidate.text.split()) != len(answer.text.split()):
-        return False  # a bare surname among full names gives itself away
+    if answer.kind in ("person", "group") and len(candidate.text.split()) != len(answer.text.split()):
+        return False  # a bare surname among full names, "Romantic Italian" among "French": they stand out
     what, other = stats.type_of(answer.text), stats.type_of(candidate.text)
-    return what is None or other is None or other == what  # a continent among countries, a city among rivers: no
+    if answer.kind == "group" and what is None:
+        return (other is None and group_kind(candidate.text) == group_kind(answer.text)
+                and not contain_each_other(candidate.text, answer.text))
+    return what is not None and other == what
 
 
-def _nearby_values(answer: Span, rng: np.random.Generator, latest_year: int) -> list[str]:
-    """Plausible wrong years or quantities near the answer, when neighbours offer too few."""
+def stem_kind(span: Span, stats: CorpusStats) -> str | None:
+    """The kind a question may name ("Which river …"): a year or a quantity, told by its form, or
+    the type every option shares; None for groups ("a Dutch" is no "Which nation"): a neutral stem."""
+    if span.kind in (YEAR, QUANTITY):
+        return span.kind
+    return None if span.kind == "group" else stats.type_of(span.text)
+
+
+def needs_a_type(span: Span, stats: CorpusStats) -> bool:
+    """A named answer the knowledge base does not define: no distractor could be shown to be of its kind."""
+    return span.kind not in (YEAR, QUANTITY, "group") and stats.type_of(span.text) is None
+
+
+def _plausible_year(year: int, answer: Span, stats: CorpusStats) -> bool:
+    """Near the answer, not after the knowledge base's date, and not ruled out by the sentence's
+    other years ("from 1971 until his overthrow in ___": not 1965)."""
+    gold = int(answer.text)
+    if year > stats.latest_year or abs(year - gold) > YEAR_RANGE:
+        return False
+    others = {int(y) for y in YEAR_FORM.findall(answer.sentence)} - {gold}
+    return all(year != other and (year > other) == (gold > other) for other in others)
+
+
+def _nearby_values(answer: Span, rng: np.random.Generator) -> list[str]:
+    """Wrong years or quantities near the answer, when neighbours offer too few (same_form then
+    keeps the plausible ones)."""
     if answer.kind == YEAR:
         value = int(answer.text)
         offsets = rng.permutation(np.arange(1, 30))[:12] * rng.choice([-1, 1], 12)
-        return [str(value + int(o)) for o in offsets if value + o <= latest_year]
+        return [str(value + int(o)) for o in offsets]
     number, unit = QUANTITY_FORM.match(answer.text).groups()
     value = float(number.replace(",", ""))
     factors = rng.permutation([0.5, 0.6, 0.75, 1.25, 1.5, 2.0, 2.5, 3.0])
@@ -318,7 +494,7 @@ class Candidate:
 
 Encode = Callable[[list[str]], np.ndarray]  # texts -> normalised embeddings
 CONSIDERED = 5  # distractor candidates read in place, most tempting first
-POOL_LIMIT = 12  # same-kind neighbour spans compared with the answer, from the nearest documents first
+POOL_LIMIT = 16  # same-kind candidates compared with the answer: neighbours' spans (nearest documents first), then related titles
 
 
 def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats, rng: np.random.Generator) -> list[str]:
@@ -336,7 +512,8 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
     if span.kind not in (YEAR, QUANTITY):
         return list(texts.values())[:POOL_LIMIT]
     values = list(texts.values())
-    values += [v for v in _nearby_values(span, rng, stats.latest_year) if _norm(v) not in texts and _norm(v) not in paragraph]
+    values += [v for v in _nearby_values(span, rng) if _norm(v) not in texts and _norm(v) not in paragraph
+               and same_form(Span(span.kind, v, ""), span, stats)]
     values = list(dict.fromkeys(v for v in values if v != span.text))
     if len(values) < 3:
         return values
@@ -388,10 +565,14 @@ def _read_alike(candidate: Candidate, readings: list[Reading] | None) -> tuple[l
     return alike[:3], ""
 
 
+Related = Callable[[Span], list[Span]]  # an answer -> titles of its type whose articles are nearest its own
+
+
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span], finder: EntityFinder, encode: Encode,
-                 n: int, variants: int, seed: int) -> tuple[list[tuple[Draft, list[str]]], list[tuple[str, str]]]:
+                 n: int, variants: int, seed: int, related: Related = lambda span: []
+                 ) -> tuple[list[tuple[Draft, list[str]]], list[tuple[str, str]]]:
     """Up to n (draft, rephrasings) pairs for the paragraph, the best by score, and the candidates
-    dropped with reasons."""
+    dropped with reasons. Distractors come from the neighbours' spans, then from `related`."""
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
     paragraph = _norm(text)
     pools, dropped, seen = [], [], set()
@@ -404,7 +585,10 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         if problem:
             dropped.append((span.text, problem))
             continue
-        pool = _same_kind(span, neighbour_spans, paragraph, finder.stats, rng)
+        if needs_a_type(span, finder.stats):
+            dropped.append((span.text, f"no article says what this {span.kind} is, so no distractor can be shown to be of its kind"))
+            continue
+        pool = _same_kind(span, [*neighbour_spans, *related(span)], paragraph, finder.stats, rng)
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue
@@ -433,8 +617,9 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
                                                          for j in batch]), strict=True))
         span, answer = candidate.span, candidate.answer
         distractors, problem = _read_alike(candidate, readings.get(i))
-        templates = TYPED_TEMPLATES if span.kind in NAMED_KINDS else NEUTRAL_TEMPLATES
-        phrasings = [template.format(title=title, cloze=candidate.cloze, kind=span.kind) for template in templates[:variants]]
+        kind = stem_kind(span, finder.stats)
+        templates = TYPED_TEMPLATES if kind else NEUTRAL_TEMPLATES
+        phrasings = [template.format(title=title, cloze=candidate.cloze, kind=kind) for template in templates[:variants]]
         problem = problem or phrasing_problem(phrasings[0], answer) or (None if answer in text else "answer not in the paragraph")
         if problem:
             dropped.append((span.text, problem))

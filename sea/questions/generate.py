@@ -15,12 +15,15 @@ from sea.index import load_index
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphStore
-from sea.questions.cloze import GENERATOR_NAME, CorpusStats, EntityFinder, cloze_drafts
+from sea.questions.cloze import GENERATOR_NAME, CorpusStats, EntityFinder, Span, cloze_drafts, title_key
 from sea.questions.gate import DuplicateFilter, verify
 from sea.questions.model import INVALID, Draft, Question, content_id, question_from_record, question_record
 from sea.questions.shuffle import phrasings_to_questions
 from sea.questions.writer import rephrase, write_drafts
 from sea.settings import Params
+
+RELATED_TITLES = 8  # same-type titles offered as distractors beside the neighbours' spans
+TYPE_SAMPLE = 20_000  # documents of one type compared with the answer's (a type of the full dump may hold millions)
 
 
 @dataclass(frozen=True)
@@ -59,10 +62,11 @@ def invalid_record(para_id: int, text: str, reason: str, generator: str) -> Ques
                     permutation=[], statement="", generator=generator, verdict=INVALID, reason=reason)
 
 
-def definitions(kb_dir: Path) -> Iterator[tuple[str, str]]:
-    """(title, abstract) of every document, read in batches (the full dump's abstracts never sit in memory at once)."""
-    for batch in pq.ParquetFile(kb_dir / DOCUMENTS_FILE).iter_batches(batch_size=65_536, columns=["title", "abstract"]):
-        yield from zip(batch.column("title").to_pylist(), batch.column("abstract").to_pylist(), strict=True)
+def definitions(kb_dir: Path) -> Iterator[tuple[int, str, str]]:
+    """(doc_id, title, abstract) of every document, read in batches (the full dump's abstracts never sit in memory at once)."""
+    columns = ["doc_id", "title", "abstract"]
+    for batch in pq.ParquetFile(kb_dir / DOCUMENTS_FILE).iter_batches(batch_size=65_536, columns=columns):
+        yield from zip(*(batch.column(c).to_pylist() for c in columns), strict=True)
 
 
 class QuestionGenerator:
@@ -84,6 +88,7 @@ class QuestionGenerator:
             self.index = load_index(params)
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
             self._doc_vectors, self._doc_row = vectors, {int(d): i for i, d in enumerate(doc_ids)}
+            self._type_members: dict[str, list[int]] = {}
 
     def paragraph(self, para_id: int) -> Paragraph:
         if para_id not in self.store.by_para_id.index:
@@ -139,8 +144,31 @@ class QuestionGenerator:
         self.finder.prime([(paragraph.para_id, paragraph.text)], neighbours)
         spans = [span for para_id, text in neighbours for span in self.finder.distractor_spans(para_id, text)]
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text, spans, self.finder, self.encode,
-                                     settings.per_paragraph, settings.variants, settings.seed)
+                                     settings.per_paragraph, settings.variants, settings.seed, self._related)
         return Drafted(made, [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in dropped])
+
+    def _related(self, span: Span) -> list[Span]:
+        """Titles the knowledge base gives the answer's type, their articles nearest the answer's
+        own first ("Mindanao", an island -> "Sumatra", "Borneo", …)."""
+        stats = self.finder.stats
+        doc_id = stats.document_of(span.text)
+        if doc_id is None or doc_id not in self._doc_row:
+            return []
+        members = self._members(stats.types[title_key(span.text)])
+        vectors = np.asarray(self._doc_vectors[[self._doc_row[d] for d in members]])
+        scores = vectors @ np.asarray(self._doc_vectors[self._doc_row[doc_id]])
+        nearest = [members[i] for i in np.argsort(-scores, kind="stable") if members[i] != doc_id][:RELATED_TITLES]
+        return [stats.as_span(d, span.kind) for d in nearest]
+
+    def _members(self, noun: str) -> list[int]:
+        """The documents of a type that have vectors, at most TYPE_SAMPLE of them (seeded), sorted."""
+        if noun not in self._type_members:
+            members = [d for d in self.finder.stats.members[noun] if d in self._doc_row]
+            if len(members) > TYPE_SAMPLE:
+                rng = np.random.default_rng(self.settings.seed)
+                members = rng.choice(members, TYPE_SAMPLE, replace=False).tolist()
+            self._type_members[noun] = sorted(members, key=self._doc_row.get)
+        return self._type_members[noun]
 
     def _neighbour_paragraphs(self, doc_id: int) -> list[tuple[int, str]]:
         """(para_id, text) of the documents nearest to this one, nearest first."""

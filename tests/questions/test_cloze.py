@@ -28,13 +28,15 @@ def generated(vital_sample, embedder):
 
 
 def test_paragraphs_that_name_things_get_valid_questions(generated):
-    """Only named entities, years and quantities are answers, so a paragraph about a concept that
-    names none gets no question (`make bench-questions` reports how many and why)."""
+    """Only named entities, years and quantities are answers, and a named answer only when the
+    knowledge base (or its own name) says what it is, so that distractors can be of its kind: a
+    paragraph about a concept, or one naming only things this 500-article sample does not define,
+    gets no question (`make bench-questions` reports how many and why on the full vital10k)."""
     _, paragraphs, questions = generated
     covered = {q.para_id for q in questions if q.verdict == KEPT}
     share = len(covered) / len(paragraphs)
     print(f"paragraphs with at least one valid question: {share:.1%} of {len(paragraphs)}")
-    assert len(paragraphs) == 500 and share >= 0.5
+    assert len(paragraphs) == 500 and share >= 0.25
     assert all(q.generator == GENERATOR_NAME for q in questions)
 
 
@@ -74,7 +76,8 @@ def test_deterministic_by_seed(generated, vital_sample, embedder):
 
 
 def test_too_few_distractors_is_a_recorded_drop(embedder):
-    finder = EntityFinder(CorpusStats(["A paragraph."], latest_year=2024))
+    places = [(1, "Quenwick", "Quenwick is a village in Lowshire."), (2, "Paris", "Paris is the capital of France.")]
+    finder = EntityFinder(CorpusStats(["A paragraph."], latest_year=2024, definitions=places))
     text = "The Zorblat Festival is held every spring in the village of Quenwick near the old mill."
     made, dropped = cloze_drafts(1, "Zorblat Festival", text, [Span("place", "Paris", "x")], finder, embedder.encode,
                                  n=5, variants=5, seed=0)

@@ -14,6 +14,7 @@ from sea.questions.cloze import (
     _nearby_values,
     _same_kind,
     answer_problem,
+    article_for,
     cloze_drafts,
     same_form,
     what_it_is,
@@ -22,10 +23,16 @@ from sea.questions.model import Question
 from sea.questions.rubric import check
 
 CORPUS = [f"The region held event {i} in 1990." for i in range(100)] + ["The festival of 2024 was held in Lyon."] * 3
-DEFINITIONS = [("Sudan", "Sudan, officially the Republic of the Sudan, is a country in Northeast Africa."),
-               ("Libya", "Libya is a country in the Maghreb region of North Africa."),
-               ("Africa", "Africa is the world's second-largest and second-most populous continent."),
-               ("Nile", "The Nile is a major north-flowing river in northeastern Africa.")]
+DEFINITIONS = [(1, "Sudan", "Sudan, officially the Republic of the Sudan, is a country in Northeast Africa."),
+               (2, "Libya", "Libya is a country in the Maghreb region of North Africa."),
+               (3, "Africa", "Africa is the world's second-largest and second-most populous continent."),
+               (4, "Nile", "The Nile is a major north-flowing river in northeastern Africa."),
+               (5, "United States", "The United States of America is a country primarily located in North America."),
+               (6, "Netherlands (country)", "The Netherlands is a country in Northwestern Europe."),
+               (7, "Canada", "Canada is a country in North America."),
+               *[(20 + i, name, f"{name} is a country in Africa.") for i, name in enumerate(("Egypt", "Kenya", "Chad"))],
+               *[(10 + i, name, f"{name} was an English novelist.") for i, name in enumerate(("Ian Fleming", "John Gardner", "Gardner"))]]
+PEOPLE = CorpusStats([], latest_year=2024, definitions=DEFINITIONS)
 
 
 @pytest.fixture(scope="module")
@@ -39,16 +46,60 @@ def test_the_knowledge_base_date_is_the_latest_year_it_mentions_often():
 
 
 def test_what_an_article_says_its_subject_is():
-    assert [what_it_is(abstract) for _, abstract in DEFINITIONS] == ["country", "country", "continent", "river"]
+    assert [what_it_is(abstract) for _, _, abstract in DEFINITIONS[:4]] == ["country", "country", "continent", "river"]
     assert what_it_is("Albert Einstein was a German-born theoretical physicist who developed relativity.") == "physicist"
     assert what_it_is("Gone fishing.") is None
+    assert what_it_is("Ethanol is a compound used as a fuel.") == "compound"
+    assert what_it_is("A hammer is a tool used to drive nails.") == "tool" and what_it_is("Rice is used in cooking.") is None
+    assert what_it_is("Quarks are a type of particle.") is None  # "a type of": generic, says nothing
+    assert what_it_is("Vilnius is the capital of Lithuania.") == "city" and what_it_is("Zeus and Hera are deities of Greece.") == "deity"
+
+
+def test_a_title_names_its_plain_meaning_and_common_nouns_are_no_names():
+    stats = CorpusStats([], definitions=[(1, "Jupiter (mythology)", "Jupiter is the god of the sky."),
+                                         (2, "Jupiter", "Jupiter is the fifth planet from the Sun."),
+                                         (3, "Continent", "A continent is any of several large landmasses."),
+                                         (4, "Samara", "Samara is the largest city and administrative centre of Samara Oblast.")])
+    assert stats.type_of("Jupiter") == "planet" and stats.members == {"god": [], "planet": [2], "city": [4]}
+    assert stats.type_of("Continent") is None and stats.type_of("Samara") == "city"  # "city and … centre": the first noun
+    assert stats.type_of("Guaire River") == "river" and stats.type_of("Kingdom of Poland") == "kingdom"  # said by the name
 
 
 def test_a_distractor_the_knowledge_base_calls_something_else_is_refused(finder):
     sudan = Span("place", "Sudan", "x")
     assert same_form(Span("place", "Libya", "x"), sudan, finder.stats)  # both countries
     assert not same_form(Span("place", "Africa", "x"), sudan, finder.stats)  # a continent among countries
-    assert same_form(Span("place", "Chad", "x"), sudan, finder.stats)  # unknown to the knowledge base: allowed
+    assert not same_form(Span("place", "Eritrea", "x"), sudan, finder.stats)  # unknown to the knowledge base: not shown to be a country
+    assert not same_form(sudan, Span("place", "Eritrea", "x"), finder.stats)  # nor anything offered for an answer it does not define
+
+
+def test_titles_of_the_answer_type_serve_as_distractors(finder):
+    text = "Khartoum is the capital of Sudan, on the Nile."
+    countries = [finder.stats.as_span(doc_id, "place") for doc_id in (2, 3, 7, 20, 21, 22)]  # Libya, Africa, Canada, Egypt, …
+    vectors = {name: np.array([0.6, 0.8]) for name in ("Libya", "Africa", "Canada", "Egypt", "Kenya", "Chad")}
+    vectors["Sudan"] = np.array([1.0, 0.0])
+    encode = lambda texts: np.array([vectors[t] for t in texts])  # noqa: E731
+    made, dropped = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0, related=lambda span: countries)
+    [(draft, _)] = made
+    assert draft.answer == "Sudan" and set(draft.options) - {"Sudan"} <= {"Libya", "Canada", "Egypt", "Kenya", "Chad"}
+    assert draft.question.startswith("Which country completes")  # the stem names the type every option shares
+    made, dropped = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0)
+    assert not made and any("Sudan" == answer and "distractors" in why for answer, why in dropped)
+
+
+def test_articles_follow_the_sound():
+    assert [article_for(w) for w in ("European", "Ugandan", "hour", "FBI", "NATO", "Indian", "Dutch")] == \
+        ["a", "a", "an", "an", "a", "an", "a"]
+
+
+def test_groups_stand_in_only_for_their_own_kind():
+    stats, answer = CorpusStats([], latest_year=2024), Span("group", "Danish", "x")
+    assert same_form(Span("group", "Swedish", "x"), answer, stats)
+    assert not same_form(Span("group", "European", "x"), answer, stats)  # a continent's people among nations
+    assert not same_form(Span("group", "Hindu", "x"), Span("group", "Bengali", "x"), stats)  # a religion
+    assert not same_form(Span("group", "British", "x"), Span("group", "Scottish", "x"), stats)  # would also be right
+    assert not same_form(Span("group", "Romantic Italian", "x"), Span("group", "French", "x"), stats)  # stands out by length
+    assert not same_form(Span("group", "Shi'ism", "x"), Span("group", "Sudanese", "x"), stats)  # a belief among peoples
 
 
 def test_the_title_must_not_give_the_answer_away():
@@ -69,6 +120,7 @@ def test_a_broken_span_or_sentence_is_refused():
     assert "broken" in answer_problem(Span("work", "City of Jasmine", sentence), "Damascus")
     assert "broken" in answer_problem(Span("work", '"City', "The \"City\" is old."), "Damascus")
     assert "list" in answer_problem(Span("group", "Mbuti", "The western Bambenga,\nthe eastern Mbuti."), "Pygmies")
+    assert "cut off" in answer_problem(Span("place", "Gulf of", "It flows into the Gulf of Mexico."), "Caracas")
 
 
 def test_a_unit_conversion_is_not_a_question():
@@ -82,12 +134,30 @@ def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
     stats, answer = CorpusStats([], latest_year=2024), Span(YEAR, "2019", "It opened in 2019.")
     assert same_form(Span(YEAR, "2021", "x"), answer, stats) and not same_form(Span(YEAR, "2031", "x"), answer, stats)
     assert not same_form(Span(YEAR, "1890", "x"), answer, stats)  # more than a century away
-    made_up = _nearby_values(Span(YEAR, "2023", "x"), np.random.default_rng(0), latest_year=2024)
+    made_up = [y for y in _nearby_values(Span(YEAR, "2023", "x"), np.random.default_rng(0)) if same_form(Span(YEAR, y, ""), answer, stats)]
     assert made_up and all(int(year) <= 2024 for year in made_up)
 
 
-def test_distractors_share_the_answer_form():
+def test_no_year_distractor_the_sentence_rules_out():
     stats = CorpusStats([], latest_year=2024)
+    answer = Span(YEAR, "1979", "He served from 1971 until his overthrow in 1979.")
+    assert same_form(Span(YEAR, "1975", "x"), answer, stats)
+    assert not same_form(Span(YEAR, "1965", "x"), answer, stats)  # before he came to power: ruled out by the sentence
+    assert not same_form(Span(YEAR, "1971", "x"), answer, stats)
+
+
+def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked():
+    assert "statistic" in answer_problem(Span(YEAR, "2023", "It had 886,040 inhabitants in 2023 over 241 km2."), "Marseille")
+    assert "statistic" in answer_problem(Span(YEAR, "2011", "At the 2011 census it had 500 people."), "Marseille")
+    assert "statistic" in answer_problem(Span(YEAR, "2020", "It had 13 million residents as of the 2020 United States census."), "Ohio")
+    assert answer_problem(Span(YEAR, "1979", "He was overthrown in 1979."), "Idi Amin") is None
+    sentence = "The painting is in the Uffizi Gallery in Florence, Italy."
+    assert "names it" in answer_problem(Span("place", "Italy", sentence), "The Birth of Venus")
+    assert answer_problem(Span("place", "Florence", sentence), "The Birth of Venus") is None
+
+
+def test_distractors_share_the_answer_form():
+    stats = PEOPLE
     person = Span("person", "Ian Fleming", "x")
     assert same_form(Span("person", "John Gardner", "x"), person, stats)
     assert not same_form(Span("place", "Paris", "x"), person, stats)  # another kind
@@ -101,9 +171,13 @@ def test_distractors_share_the_answer_form():
 
 
 def test_no_second_right_answer_paraphrases_and_shared_words_are_refused():
-    answer = Span("organisation", "United Nations", "It is an agency of the United Nations.")
+    answer = Span("organisation", "United Nations", "It is an agency of the United Nations.", with_the=True)
     pool = [Span("organisation", text, "x") for text in ("UN Nations Office", "World Bank", "World Bank Group", "NATO", "OECD")]
-    kept = _same_kind(answer, pool, "it is an agency of the united nations.", CorpusStats([], latest_year=2024), np.random.default_rng(0))
+    bodies = [(30 + i, name, f"The {name} is an intergovernmental organization.")
+              for i, name in enumerate(("United Nations", "UN Nations Office", "World Bank", "World Bank Group", "NATO", "OECD"))]
+    stats = CorpusStats([], latest_year=2024, definitions=bodies)
+    kept = _same_kind(answer, [Span(s.kind, s.text, "", with_the=True) for s in pool], "it is an agency of the united nations.",
+                      stats, np.random.default_rng(0))
     assert "UN Nations Office" not in kept and {"World Bank", "NATO", "OECD"} <= set(kept)  # shares "nations" with the answer
     # By meaning: a near-synonym (similarity above the band) is never offered, nor two names of one thing.
     vectors = {"United Nations": np.array([1.0, 0.0]), "UN": np.array([0.99, 0.141]), "World Bank": np.array([0.6, 0.8]),
