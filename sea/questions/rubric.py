@@ -12,12 +12,25 @@ from __future__ import annotations
 import re
 
 from sea.choices import LETTERS
-from sea.questions.cloze import BLANK, YEAR_FORM, EntityFinder, article_for, balanced, content_words, without_article
+from sea.questions.cloze import (
+    BLANK,
+    QUANTITY,
+    YEAR,
+    YEAR_FORM,
+    CorpusStats,
+    EntityFinder,
+    article_for,
+    balanced,
+    content_words,
+    group_kind,
+    without_article,
+)
 from sea.questions.model import Question
 
 CRITERIA = {
     "same_type": "every distractor reads as the answer's kind and number where it stands",
     "typed_answer": "the answer is a named entity, a year or a quantity",
+    "same_defined_type": "every option is what the knowledge base (or its name) says the answer is, or the same kind of group",
     "no_title_leak": "no word of the answer is in the paragraph's title",
     "no_distractor_in_paragraph": "no distractor is stated in the paragraph",
     "agreement": "no option stands out by its article or capitalisation",
@@ -38,6 +51,14 @@ def _article_agrees(cloze: str, options: list[str]) -> bool:
                for b, option in zip(bare, options, strict=True))
 
 
+def _same_defined_type(stats: CorpusStats, kind: str | None, gold: str, options: list[str]) -> bool:
+    if kind in (YEAR, QUANTITY):
+        return True
+    if kind == "group":
+        return len({group_kind(option) for option in options}) == 1
+    return stats.type_of(gold) is not None and len({stats.type_of(option) for option in options}) == 1
+
+
 def check(finder: EntityFinder, question: Question, title: str, paragraph: str) -> dict[str, bool]:
     """criterion -> passed for one question (CRITERIA says what each means)."""
     match = _CLOZE.search(question.question)
@@ -52,6 +73,7 @@ def check(finder: EntityFinder, question: Question, title: str, paragraph: str) 
     return {
         "same_type": answer.kind is not None and all(reading == answer for reading in readings),
         "typed_answer": answer.kind is not None,
+        "same_defined_type": _same_defined_type(finder.stats, answer.kind, without_article(gold), bare),
         "no_title_leak": not content_words(without_article(gold)) & content_words(title),
         "no_distractor_in_paragraph": not any(" ".join(b.lower().split()) in text for o, b in zip(options, bare, strict=True)
                                               if o != gold),

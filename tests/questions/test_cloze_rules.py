@@ -212,6 +212,10 @@ def test_the_rubric_flags_each_fault(finder):
     paragraph = "The Rio Negro is the largest left tributary of the Amazon River, which was mapped in 1990."
     good = _question('Fill in the blank about Rio Negro: "It was mapped in _____."', ["1990", "1985", "1978", "2001"], 0)
     assert all(check(finder, good, "Rio Negro", paragraph).values())
+    countries = _question('Fill in the blank about Khartoum: "It is the capital of _____."', ["Sudan", "Libya", "Egypt", "Kenya"], 0)
+    assert check(finder, countries, "Khartoum", "It is the capital of Sudan.")["same_defined_type"]
+    mixed = _question('Fill in the blank about Khartoum: "It is the capital of _____."', ["Sudan", "Libya", "Africa", "Kenya"], 0)
+    assert not check(finder, mixed, "Khartoum", "It is the capital of Sudan.")["same_defined_type"]  # a continent among countries
     leak = _question('Fill in the blank about Rio Negro (Amazon): "The Rio Negro is the largest left tributary of the _____."',
                      ["Amazon River", "Niger River", "West Africa", "North America"], 0)
     verdict = check(finder, leak, "Rio Negro (Amazon)", paragraph)
