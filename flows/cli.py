@@ -25,8 +25,15 @@ def _fetch(args: argparse.Namespace) -> None:
 
 def _kb_build(args: argparse.Namespace) -> None:
     from sea.kb.build import build_knowledge_base
+    from sea.kb.sharded import is_multistream
 
-    report = build_knowledge_base(load_params(args.params), progress=not args.quiet)
+    params = load_params(args.params)
+    if is_multistream(params):
+        from flows.kb_build import build_sharded
+
+        report = _under_prefect(params, build_sharded, not args.quiet)
+    else:
+        report = build_knowledge_base(params, progress=not args.quiet)
     skipped = ", ".join(f"{n} {reason}" for reason, n in report["skipped"].items()) or "none"
     print(f"{report['documents']} documents, {report['paragraphs']} paragraphs in {report['seconds']} s; skipped: {skipped}")
 
@@ -38,10 +45,24 @@ def _kb_stats(args: argparse.Namespace) -> None:
     print(json.dumps(stats, indent=2) if args.json else format_stats(stats))
 
 
+def _under_prefect(params, stage, progress: bool) -> dict:
+    """A heavy stage's flow, against this project's Prefect server (or the one PREFECT_API_URL names)."""
+    from flows.server import prefect_api
+
+    with prefect_api(params.paths.cache_dir / "prefect-server.log"):
+        return stage(params, progress=progress)
+
+
 def _embed(args: argparse.Namespace) -> None:
     from sea.embeddings import embed_documents
 
-    sidecar = embed_documents(load_params(args.params), progress=not args.quiet)
+    params = load_params(args.params)
+    if params.compute.runner == "dask":  # part by part on the cluster; in-process keeps the shared embedding cache
+        from flows.embed import embed_sharded
+
+        sidecar = _under_prefect(params, embed_sharded, not args.quiet)
+    else:
+        sidecar = embed_documents(params, progress=not args.quiet)
     rate = f", the rest at {sidecar['documents_per_second']} documents/s" if sidecar["documents_per_second"] else ""
     print(f"{sidecar['count']} documents embedded with {sidecar['model']} (dimension {sidecar['dimension']}): "
           f"{sidecar['from_cache']} from the cache{rate}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -89,37 +89,52 @@ def embed_documents(params: Params, progress: bool = True) -> dict:
     """Embed every document's title + abstract into <embeddings_dir>/documents.npy, written in
     batches through a memory map so the full dump's vectors never sit in RAM at once."""
     documents = pq.ParquetFile(params.paths.kb_dir / DOCUMENTS_FILE)
-    total = documents.metadata.num_rows
     embedder = Embedder(params.embedding, embedding_cache_path(params))
-    out_dir = params.paths.embeddings_dir
-    started, row = time.perf_counter(), 0
+    started = time.perf_counter()
+
+    def batches() -> Iterator[tuple[list[int], np.ndarray]]:
+        for batch in documents.iter_batches(batch_size=512, columns=["doc_id", "title", "abstract"]):
+            columns = batch.to_pydict()
+            yield columns["doc_id"], embedder.encode([titled_text(t, a) for t, a in
+                                                      zip(columns["title"], columns["abstract"], strict=True)])
+
+    total = documents.metadata.num_rows
+    write_document_vectors(params, total, embedder.dimension, batches(), progress)
+    # from_cache: texts embedded earlier (e.g. by the kb build) and reused
+    return write_sidecar(params, embedder.dimension, total, embedder.computed, time.perf_counter() - started)
+
+
+def write_document_vectors(params: Params, total: int, dimension: int, batches: Iterable[tuple[Sequence[int], np.ndarray]],
+                           progress: bool) -> None:
+    """(doc ids, vectors) batches, in document order, into the memory-mapped vectors file and the ids file."""
+    out_dir, row = params.paths.embeddings_dir, 0
     with replacing(out_dir / VECTORS_FILE) as partial:
-        vectors = np.lib.format.open_memmap(partial, mode="w+", dtype=np.float32, shape=(total, embedder.dimension))
+        vectors = np.lib.format.open_memmap(partial, mode="w+", dtype=np.float32, shape=(total, dimension))
         ids = np.empty(total, dtype=np.int64)
         with tqdm(total=total, unit="doc", desc="embedding documents", disable=not progress) as bar:
-            for batch in documents.iter_batches(batch_size=512, columns=["doc_id", "title", "abstract"]):
-                columns = batch.to_pydict()
-                texts = [titled_text(t, a) for t, a in zip(columns["title"], columns["abstract"], strict=True)]
-                vectors[row:row + len(texts)] = embedder.encode(texts)
-                ids[row:row + len(texts)] = columns["doc_id"]
-                row += len(texts)
-                bar.update(len(texts))
+            for doc_ids, batch in batches:
+                vectors[row:row + len(doc_ids)] = batch
+                ids[row:row + len(doc_ids)] = doc_ids
+                row += len(doc_ids)
+                bar.update(len(doc_ids))
         vectors.flush()
         del vectors
-        seconds = time.perf_counter() - started
         np.save(out_dir / IDS_FILE, ids)
+
+
+def write_sidecar(params: Params, dimension: int, total: int, computed: int, seconds: float) -> dict:
     sidecar = {
         "model": params.embedding.model,
-        "dimension": embedder.dimension,
+        "dimension": dimension,
         "count": total,
         "dtype": "float32",
         "normalized": True,
         "text": "title + abstract",
-        "from_cache": total - embedder.computed,  # texts embedded earlier (e.g. by the kb build) and reused
+        "from_cache": total - computed,
         "seconds": round(seconds, 2),
-        "documents_per_second": round(embedder.computed / seconds, 1) if embedder.computed and seconds else None,
+        "documents_per_second": round(computed / seconds, 1) if computed and seconds else None,
     }
-    write_text(out_dir / SIDECAR_FILE, json.dumps(sidecar, indent=2) + "\n")
+    write_text(params.paths.embeddings_dir / SIDECAR_FILE, json.dumps(sidecar, indent=2) + "\n")
     return sidecar
 
 

@@ -42,6 +42,24 @@ class KbSettings(_Section):
     max_paragraph_chars: int = Field(default=4000, ge=200)
     workers: int = Field(default=1, ge=1)
     chunk_documents: int = Field(default=2000, ge=1)
+    # A *-multistream.xml.bz2 dump is built shard by shard through its index (where compute.* says)
+    multistream_index: str | None = None  # null: the -multistream-index.txt.bz2 beside the dump
+    streams_per_shard: int = Field(default=100, ge=1)  # bz2 streams (100 pages each) converted per task
+
+
+class ComputeSettings(_Section):
+    """Where the heavy stages run: in this process, or on a Dask cluster through Prefect's DaskTaskRunner."""
+
+    runner: Literal["local", "dask"] = "local"
+    address: str | None = None  # an existing scheduler (`dask scheduler`, dask-jobqueue, …); null: a LocalCluster
+    workers: int = Field(default=2, ge=1)  # worker processes of that LocalCluster
+    connect_timeout_s: float = Field(default=10.0, gt=0)
+
+    @model_validator(mode="after")
+    def _address_needs_dask(self) -> ComputeSettings:
+        if self.address and self.runner != "dask":
+            raise ValueError("compute.address is set but compute.runner is 'local'; set runner: dask to use that scheduler")
+        return self
 
 
 class EmbeddingSettings(_Section):
@@ -235,6 +253,7 @@ class AuditSettings(_Section):
 class Params(_Section):
     paths: PathSettings = PathSettings()
     kb: KbSettings = KbSettings()
+    compute: ComputeSettings = ComputeSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     index: IndexSettings = IndexSettings()
     models: ModelsSettings = ModelsSettings()

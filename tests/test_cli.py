@@ -67,14 +67,19 @@ def test_models_check_makes_one_call_and_reports_it(tmp_path, capsys, monkeypatc
     assert "provider:model" in capsys.readouterr().err
 
 
-def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, capsys):
-    import pandas as pd
+def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, embedder, capsys):
+    import asyncio
+
+    from sea.questions.generate import QuestionGenerator
+    from sea.questions.model import KEPT
 
     params = vital_sample.model_dump(mode="json")
     params["questions"]["variants"] = 5  # every offline template
     path = vital_sample.paths.kb_dir.parent / "preview-params.yaml"
     path.write_text(yaml.safe_dump(params))
-    para_id = int(pd.read_parquet(vital_sample.paths.kb_dir / "paragraphs.parquet")["para_id"].iloc[3])
+    generator = QuestionGenerator(vital_sample, embedder)
+    para_id = next(p for p in generator.store.table["para_id"]  # the first paragraph with a question and a dropped candidate
+                   if {q.verdict == KEPT for q in asyncio.run(generator.for_paragraph(generator.paragraph(int(p))))} == {True, False})
     assert main(["--params", str(path), "questions", "preview", "--para-id", str(para_id)]) == 0
     out = capsys.readouterr().out
     assert f"(para_id {para_id})" in out and "generator: offline-cloze; gate: off" in out

@@ -18,7 +18,7 @@ from sea.kb.dump import iter_dump
 from sea.kb.records import iter_jsonl, iter_parquet
 from sea.kb.schema import BUILD_REPORT_FILE, KnowledgeBaseWriter, SkipCounts, SourceDocument, SourceNotes, doc_id_for, para_id_for
 from sea.kb.vital import iter_vital
-from sea.settings import Params, require_input
+from sea.settings import KbSettings, Params, require_input
 
 _SENTENCE_END = re.compile(r"[.!?][\"')\]]?\s")
 
@@ -44,11 +44,12 @@ def clip(text: str, max_chars: int) -> str:
     return head[: ends[-1]].strip() if ends else head.strip()
 
 
-class _Categorizer:
+class Categorizer:
     """Loads the embedder only when a document's label leaves more than one category open."""
 
-    def __init__(self, params: Params):
+    def __init__(self, params: Params, cache: bool = True):
         self._params = params
+        self._cache = cache  # False on cluster workers: no one SQLite file is written from several machines
         self._embedder = None
         self._category_vectors = None
 
@@ -58,7 +59,7 @@ class _Categorizer:
         open_rows = [row for row, opts in enumerate(options) if len(opts) > 1]
         if open_rows:
             if self._embedder is None:
-                self._embedder = Embedder(self._params.embedding, embedding_cache_path(self._params))
+                self._embedder = Embedder(self._params.embedding, embedding_cache_path(self._params) if self._cache else None)
                 self._category_vectors = self._embedder.encode(category_prompts())
             vectors = self._embedder.encode([titled_text(documents[r].title, documents[r].abstract) for r in open_rows])
             for row, category in zip(open_rows, pick_categories(vectors, self._category_vectors, [options[r] for r in open_rows]), strict=True):
@@ -72,7 +73,7 @@ class _Chunk:
     paragraphs: dict[str, list]
 
 
-def _rows(documents: list[SourceDocument], categories: tuple[list[str], list[str]], source: str) -> _Chunk:
+def rows_of(documents: list[SourceDocument], categories: tuple[list[str], list[str]], source: str) -> _Chunk:
     doc_rows = {"doc_id": [], "title": [], "abstract": [], "category": [], "category_source": [], "source": [], "url": []}
     para_rows = {"para_id": [], "doc_id": [], "section": [], "text": []}
     for doc, category, how in zip(documents, *categories, strict=True):
@@ -88,7 +89,7 @@ def _rows(documents: list[SourceDocument], categories: tuple[list[str], list[str
     return _Chunk(doc_rows, para_rows)
 
 
-def _clean(doc: SourceDocument, params: Params, skips: SkipCounts) -> SourceDocument | None:
+def clean_document(doc: SourceDocument, params: Params, skips: SkipCounts) -> SourceDocument | None:
     kb = params.kb
     sections = []
     for path, text in doc.sections:
@@ -104,11 +105,11 @@ def _clean(doc: SourceDocument, params: Params, skips: SkipCounts) -> SourceDocu
     return SourceDocument(doc.title, abstract, sections, doc.url, doc.label)
 
 
-def _usable(documents: Iterator[SourceDocument], params: Params, skips: SkipCounts) -> Iterator[SourceDocument]:
+def usable_documents(documents: Iterator[SourceDocument], params: Params, skips: SkipCounts) -> Iterator[SourceDocument]:
     """Cleaned documents with text, each title once."""
     seen: set[int] = set()
     for doc in documents:
-        doc = _clean(doc, params, skips)
+        doc = clean_document(doc, params, skips)
         if doc is None:
             continue
         doc_id = doc_id_for(doc.title)
@@ -119,36 +120,42 @@ def _usable(documents: Iterator[SourceDocument], params: Params, skips: SkipCoun
         yield doc
 
 
+def finish_report(writer: KnowledgeBaseWriter, kb: KbSettings, skips: SkipCounts, notes: SourceNotes, started: float) -> dict:
+    """The build report, written beside the tables; an error when no document was usable."""
+    if writer.documents_written == 0:
+        raise SourceError(
+            f"{kb.input}: no usable documents for source {kb.source!r} (skipped: {skips.counts or 'nothing'}); "
+            "check that kb.source matches the file's format"
+        )
+    report = {
+        "source": kb.source,
+        "input": str(kb.input),
+        "documents": writer.documents_written,
+        "paragraphs": writer.paragraphs_written,
+        "skipped": dict(sorted(skips.counts.items())),
+        **asdict(notes),
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+    writer.add_file(BUILD_REPORT_FILE, json.dumps(report, indent=2) + "\n")
+    return report
+
+
 def build_knowledge_base(params: Params, progress: bool = True) -> dict:
     """Write the knowledge base for params.kb into params.paths.kb_dir; returns the build report."""
     kb = params.kb
     skips = SkipCounts()
     notes = SourceNotes()
     started = time.perf_counter()
-    documents = itertools.islice(_usable(open_source(params, skips, notes, progress), params, skips), kb.max_documents)
-    categorizer = _Categorizer(params)
+    documents = itertools.islice(usable_documents(open_source(params, skips, notes, progress), params, skips), kb.max_documents)
+    categorizer = Categorizer(params)
     writer = KnowledgeBaseWriter(params.paths.kb_dir)
     try:
         with tqdm(unit="doc", desc=f"building {kb.source}", disable=not progress, total=kb.max_documents) as bar:
             while chunk := list(itertools.islice(documents, kb.chunk_documents)):
-                rows = _rows(chunk, categorizer.assign(chunk), kb.source)
+                rows = rows_of(chunk, categorizer.assign(chunk), kb.source)
                 writer.write(rows.documents, rows.paragraphs)
                 bar.update(len(chunk))
-        if writer.documents_written == 0:
-            raise SourceError(
-                f"{kb.input}: no usable documents for source {kb.source!r} (skipped: {skips.counts or 'nothing'}); "
-                "check that kb.source matches the file's format"
-            )
-        report = {
-            "source": kb.source,
-            "input": str(kb.input),
-            "documents": writer.documents_written,
-            "paragraphs": writer.paragraphs_written,
-            "skipped": dict(sorted(skips.counts.items())),
-            **asdict(notes),
-            "seconds": round(time.perf_counter() - started, 2),
-        }
-        writer.add_file(BUILD_REPORT_FILE, json.dumps(report, indent=2) + "\n")
+        report = finish_report(writer, kb, skips, notes, started)
         writer.commit()
         return report
     except BaseException:

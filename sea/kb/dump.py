@@ -9,7 +9,7 @@ import bz2
 import io
 import itertools
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
@@ -83,7 +83,7 @@ def _article_pages(dump: mwxml.Dump, skips: SkipCounts) -> Iterator[tuple[str, s
             yield page.title, text
 
 
-def _open_dump(stream: BinaryIO, path: Path, notes: SourceNotes) -> mwxml.Dump:
+def open_dump(stream: BinaryIO, path: Path, notes: SourceNotes) -> mwxml.Dump:
     """The dump with its <siteinfo> read; its language and article URL base go into notes."""
     try:
         root = ElementIterator.from_file(stream)
@@ -128,6 +128,26 @@ def _page_batches(dump: mwxml.Dump, skips: SkipCounts, batch_pages: int) -> Iter
         yield batch
 
 
+def _converted(pages: list[tuple[str, str]], documents: Iterable[SourceDocument | str], path: Path,
+               skips: SkipCounts) -> Iterator[SourceDocument]:
+    for (title, _), document in zip(pages, documents, strict=True):
+        if isinstance(document, str):
+            skips.add("unconvertible wikitext")
+            log.warning("%s: skipped page %r: its wikitext could not be converted (%s)", path, title, document)
+        else:
+            yield document
+
+
+def article_documents(dump: mwxml.Dump, path: Path, skips: SkipCounts, notes: SourceNotes) -> Iterator[SourceDocument]:
+    """A parsed dump's articles, converted in this process (a shard of a multistream dump)."""
+    convert = partial(_convert, base_url=notes.site_base_url or "", drop_by_name=notes.language in SECTION_NAME_LANGUAGES)
+    try:
+        for batch in _page_batches(dump, skips, 500):
+            yield from _converted(batch, map(convert, batch), path, skips)
+    except _READ_ERRORS as error:
+        raise _read_error(path, error) from None
+
+
 def iter_dump(path: Path, skips: SkipCounts, workers: int = 1, batch_pages: int = 500,
               progress: bool = True, notes: SourceNotes | None = None) -> Iterator[SourceDocument]:
     notes = notes if notes is not None else SourceNotes()
@@ -142,7 +162,7 @@ def iter_dump(path: Path, skips: SkipCounts, workers: int = 1, batch_pages: int 
                                          desc=f"reading {path.name}", disable=not progress) as bar:
         stream = io.BufferedReader(_ProgressReader(raw, bar))
         try:
-            dump = _open_dump(bz2.BZ2File(stream) if compressed else stream, path, notes)
+            dump = open_dump(bz2.BZ2File(stream) if compressed else stream, path, notes)
         except _READ_ERRORS as error:
             raise _read_error(path, error) from None
         convert = partial(_convert, base_url=notes.site_base_url or "",
@@ -158,12 +178,7 @@ def iter_dump(path: Path, skips: SkipCounts, workers: int = 1, batch_pages: int 
                 if batch is None:
                     return
                 documents = pool.map(convert, batch, chunksize=8) if pool else map(convert, batch)
-                for (title, _), document in zip(batch, documents, strict=True):
-                    if isinstance(document, str):
-                        skips.add("unconvertible wikitext")
-                        log.warning("%s: skipped page %r: its wikitext could not be converted (%s)", path, title, document)
-                    else:
-                        yield document
+                yield from _converted(batch, documents, path, skips)
         finally:
             if pool:
                 pool.terminate()

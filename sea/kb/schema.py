@@ -97,10 +97,14 @@ class KnowledgeBaseWriter:
         self.paragraphs_written = 0
 
     def write(self, documents: dict[str, list], paragraphs: dict[str, list]) -> None:
-        self._documents.write_table(pa.table(documents, schema=DOCUMENT_SCHEMA))
-        self._paragraphs.write_table(pa.table(paragraphs, schema=PARAGRAPH_SCHEMA))
-        self.documents_written += len(documents["doc_id"])
-        self.paragraphs_written += len(paragraphs["para_id"])
+        self.write_tables(pa.table(documents, schema=DOCUMENT_SCHEMA), pa.table(paragraphs, schema=PARAGRAPH_SCHEMA))
+
+    def write_tables(self, documents: pa.Table, paragraphs: pa.Table) -> None:
+        """One row group of each table."""
+        self._documents.write_table(documents)
+        self._paragraphs.write_table(paragraphs)
+        self.documents_written += len(documents)
+        self.paragraphs_written += len(paragraphs)
 
     def add_file(self, name: str, text: str) -> None:
         (self.scratch / name).write_text(text, encoding="utf-8")

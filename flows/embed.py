@@ -1,0 +1,34 @@
+"""`sea-embed` on a cluster: documents embedded part by part (one row group each) as Prefect tasks
+on `compute.*`, then assembled in document order; finished parts are not recomputed."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from prefect import flow, task
+
+from flows.compute import task_runner
+from sea.settings import Params
+from sea.sharded_embeddings import assemble_parts, embed_part, parts_folder
+
+
+@task(name="embed-part", retries=2, retry_delay_seconds=1, task_run_name="embed-part-{number}")
+def embed_documents_part(params: dict, number: int, folder: str) -> int:
+    return embed_part(Params.model_validate(params), number, Path(folder))
+
+
+@flow(name="sea-embed", description="Embed the knowledge base's documents, part by part.")
+def _embed(params: dict, progress: bool) -> dict:
+    settings = Params.model_validate(params)
+    started = time.perf_counter()
+    folder, parts = parts_folder(settings)
+    futures = [embed_documents_part.submit(params, number, str(folder)) for number in range(parts)]
+    for future in futures:
+        future.result()
+    return assemble_parts(settings, folder, parts, time.perf_counter() - started, progress)
+
+
+def embed_sharded(params: Params, progress: bool = True) -> dict:
+    """The embedding stage's files, computed part by part on compute.*; returns the sidecar."""
+    return _embed.with_options(task_runner=task_runner(params.compute))(params.model_dump(mode="json"), progress)

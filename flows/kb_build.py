@@ -1,0 +1,39 @@
+"""`sea-kb-build`: a multistream dump converted shard by shard as Prefect tasks on `compute.*`,
+then merged in dump order. A shard finished before (a killed build, a new `dvc repro`) is read
+back from its part files. Ids and rows do not depend on the runner or the number of workers."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from prefect import flow, task
+
+from flows.compute import task_runner
+from sea.kb.multistream import Shard
+from sea.kb.sharded import build_shard, merge_shards, parts_dir, plan, require_index
+from sea.settings import Params
+
+
+@task(name="convert-shard", retries=2, retry_delay_seconds=1, task_run_name="convert-shard-{shard.number}")
+def convert_shard(params: dict, shard: Shard, header: bytes, folder: str) -> dict:
+    return build_shard(Params.model_validate(params), shard, header, Path(folder))
+
+
+@flow(name="sea-kb-build", description="Build the knowledge base from a multistream dump, shard by shard.")
+def _build(params: dict, progress: bool) -> dict:
+    settings = Params.model_validate(params)
+    started = time.perf_counter()
+    header, shards = plan(settings)
+    folder = parts_dir(settings)
+    futures = [convert_shard.submit(params, shard, header, str(folder)) for shard in shards]
+    for future in futures:
+        future.result()
+    return merge_shards(settings, shards, folder, started, progress)
+
+
+def build_sharded(params: Params, progress: bool = True) -> dict:
+    """Build params.paths.kb_dir from the multistream dump params.kb.input; returns the build report."""
+    require_index(params)  # before any cluster starts
+    runner = task_runner(params.compute)
+    return _build.with_options(task_runner=runner)(params.model_dump(mode="json"), progress)

@@ -1,0 +1,142 @@
+"""A multistream dump built shard by shard, on this process and on a 2-worker Dask cluster,
+against the streaming build of the same pages."""
+
+import bz2
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from flows.embed import embed_sharded
+from flows.kb_build import build_sharded
+from sea.embeddings import embed_documents, load_document_vectors
+from sea.errors import ParamsError, SourceError
+from sea.kb.build import build_knowledge_base
+from sea.kb.multistream import plan_shards, write_multistream
+from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def multistream(enwiki_sample, tmp_path_factory):
+    """The packaged enwiki excerpt (206 pages) as Wikimedia lays out a multistream dump: a header
+    stream, streams of 5 pages, a footer stream, and the offset:page_id:title index."""
+    folder = tmp_path_factory.mktemp("multistream")
+    dump = folder / "enwiki-test-pages-articles-multistream.xml.bz2"
+    index = folder / "enwiki-test-pages-articles-multistream-index.txt.bz2"
+    write_multistream(bz2.decompress(enwiki_sample.read_bytes()), dump, index, pages_per_stream=5)
+    return dump, index
+
+
+@pytest.fixture(scope="module")
+def streaming(enwiki_sample, tmp_path_factory):
+    from sea.settings import parse_params
+
+    root = tmp_path_factory.mktemp("streaming")
+    params = parse_params({"paths": {"kb_dir": str(root / "kb"), "cache_dir": str(root / "cache")},
+                           "kb": {"source": "wikipedia-dump", "input": str(enwiki_sample)}})
+    report = build_knowledge_base(params, progress=False)
+    return read(params), report
+
+
+def read(params) -> tuple[pd.DataFrame, pd.DataFrame]:
+    return pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE), pd.read_parquet(params.paths.kb_dir / PARAGRAPHS_FILE)
+
+
+def test_the_index_names_every_stream(multistream):
+    dump, index = multistream
+    header_end, shards = plan_shards(str(dump), str(index), streams_per_shard=4)
+    assert header_end > 0 and len(shards) == 11  # 206 pages, 5 per stream: 42 streams, 4 per shard
+    assert shards[0].start == header_end and shards[-1].end == dump.stat().st_size
+    assert all(a.end == b.start for a, b in zip(shards, shards[1:]))
+
+
+def sharded_params(root, dump, **compute):
+    from sea.settings import parse_params
+
+    return parse_params({"paths": {name: str(root / name) for name in ("kb_dir", "embeddings_dir", "index_dir", "cache_dir")},
+                         "kb": {"source": "wikipedia-dump", "input": str(dump), "streams_per_shard": 4, "chunk_documents": 25},
+                         "compute": compute})
+
+
+@pytest.fixture(scope="module")
+def on_dask(multistream, tmp_path_factory, prefect_server):
+    """The sharded build on a LocalCluster of 2 worker processes, one of which is SIGKILLed once
+    3 shards are done: Dask reruns what it held. Returns the params, the build report and the
+    part files finished before the kill with their modification times."""
+    import threading
+
+    import psutil
+
+    params = sharded_params(tmp_path_factory.mktemp("dask"), multistream[0], runner="dask", workers=2)
+    report: dict = {}
+    builder = threading.Thread(target=lambda: report.update(build_sharded(params, progress=False)))
+    builder.start()
+    parts = params.paths.cache_dir / "kb-shards"
+    while builder.is_alive() and len(list(parts.rglob("*.json"))) < 3:
+        time.sleep(0.05)
+    before = {p: p.stat().st_mtime_ns for p in parts.rglob("*.json")}
+    workers = [p for p in psutil.Process().children(recursive=True) if "spawn_main" in " ".join(p.cmdline())]
+    assert workers, "no Dask worker process found to kill"
+    workers[0].kill()
+    builder.join(timeout=600)
+    return params, report, before
+
+
+def test_sharded_build_on_two_dask_workers_one_killed_equals_the_streaming_build(on_dask, streaming):
+    (documents, paragraphs), report = streaming
+    params, sharded, before = on_dask
+    got_documents, got_paragraphs = read(params)
+    pd.testing.assert_frame_equal(got_documents, documents)
+    pd.testing.assert_frame_equal(got_paragraphs, paragraphs)
+    assert sharded["skipped"] == report["skipped"] and sharded["documents"] == report["documents"] == 98
+    assert 3 <= len(before) < 11  # the worker was killed mid-build
+    assert all(p.stat().st_mtime_ns == stamp for p, stamp in before.items())  # shards done before it were not redone
+
+
+def test_in_process_sharded_build_equals_it_too_and_reuses_finished_shards(multistream, streaming, tmp_path, prefect_server):
+    params = sharded_params(tmp_path, multistream[0], runner="local")
+    build_sharded(params, progress=False)
+    pd.testing.assert_frame_equal(read(params)[1], streaming[0][1])
+    parts = sorted((params.paths.cache_dir / "kb-shards").rglob("*.json"))
+    stamps = [p.stat().st_mtime_ns for p in parts]
+    build_sharded(params, progress=False)  # every shard done: none is converted again
+    assert len(parts) == 11 and [p.stat().st_mtime_ns for p in parts] == stamps
+
+
+def test_embeddings_part_by_part_on_dask_equal_the_single_process_ones(on_dask):
+    params, _, _ = on_dask
+    embed_sharded(params, progress=False)
+    parts, part_ids, _ = load_document_vectors(params.paths.embeddings_dir)
+    single = params.model_copy(update={"paths": params.paths.model_copy(update={"embeddings_dir": params.paths.embeddings_dir.with_name("single")})})
+    embed_documents(single, progress=False)
+    vectors, ids, _ = load_document_vectors(single.paths.embeddings_dir)
+    assert len(list((params.paths.cache_dir / "embedding-parts").rglob("*.npz"))) == 4  # 98 documents, 25 per row group
+    np.testing.assert_array_equal(part_ids, ids)
+    np.testing.assert_allclose(parts, vectors, atol=1e-5)
+    queries = np.asarray(vectors[:5])
+    assert (np.argsort(-(queries @ np.asarray(parts).T), axis=1)[:, :10] == np.argsort(-(queries @ np.asarray(vectors).T), axis=1)[:, :10]).all()
+
+
+def test_a_dump_without_its_index_or_with_another_dumps_index_is_refused(multistream, make_params, tmp_path):
+    dump, index = multistream
+    alone = tmp_path / "enwiki-x-pages-articles-multistream.xml.bz2"
+    alone.write_bytes(dump.read_bytes())
+    with pytest.raises(SourceError, match="multistream-index.txt.bz2"):
+        build_sharded(make_params(kb={"source": "wikipedia-dump", "input": alone}), progress=False)
+    wrong = tmp_path / "shifted-index.txt.bz2"
+    wrong.write_bytes(bz2.compress(b"\n".join(b"%d:1:T" % (int(line.split(b":")[0]) + 7)
+                                              for line in bz2.decompress(index.read_bytes()).splitlines())))
+    with pytest.raises(SourceError, match="does not match"):
+        build_sharded(make_params(kb={"source": "wikipedia-dump", "input": dump, "multistream_index": str(wrong)}),
+                      progress=False)
+
+
+def test_an_unreachable_scheduler_fails_fast_naming_the_setting(multistream, make_params):
+    params = make_params(kb={"source": "wikipedia-dump", "input": multistream[0]},
+                         compute={"runner": "dask", "address": "tcp://127.0.0.1:9", "connect_timeout_s": 2})
+    with pytest.raises(ParamsError, match="compute.address"):
+        build_sharded(params, progress=False)
+
