@@ -6,7 +6,7 @@ paragraphs on four criteria, and the counts.
     python benchmarks/question_review.py count --round N   -> reports/question_review-N.md
 
 Each round's seed is chosen before any of its questions is read (round 1: 20261130, round 2:
-20261201). One phrasing per base question is drawn: two phrasings of one question are one item
+20261201, round 3: 20261202). One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made."""
@@ -49,7 +49,7 @@ def sheet(round_: int, suffix: str) -> Path:
 def draw(run_id: str, round_: int, seed: int) -> None:
     run = RunDir(Path("runs") / run_id)
     sample = asked_questions(run).sample(SAMPLE, random_state=seed)
-    paragraphs = ParagraphStore(run.params.paths.kb_dir).by_para_id
+    paragraphs = ParagraphStore(run.params.paths.kb_dir).rows(sample["para_id"])
     rows = []
     for q in sample.itertuples():
         paragraph = paragraphs.loc[q.para_id]
@@ -73,7 +73,15 @@ def count(round_: int) -> None:
              f"with a seed fixed before reading, each judged against its paragraph. Verdicts: `{path}`.", "",
              "| criterion | passed |", "| --- | --- |",
              *[f"| {text} | {(verdicts[name] == 'y').sum()} / {len(verdicts)} |" for name, text in CRITERIA.items()],
-             f"| **all four** | **{passed.sum()} / {len(verdicts)}** |", "", "## The failures", ""]
+             f"| **all four** | **{passed.sum()} / {len(verdicts)}** |", ""]
+    second = sheet(round_, "csv").with_name(f"question_review-{round_}-second-reader.csv")
+    if second.is_file():  # another reader judged the same sample independently
+        other = pd.read_csv(second, dtype=str, keep_default_na=False).set_index("question_id").loc[verdicts["question_id"]]
+        other_passed = (other[list(CRITERIA)] == "y").all(axis=1).to_numpy()
+        lines += [f"A second reader judged the same {len(verdicts)} questions independently (`{second}`): "
+                  f"{other_passed.sum()} pass all four; the two readers agree on {(other_passed == passed.to_numpy()).sum()} "
+                  f"of {len(verdicts)} all-four verdicts.", ""]
+    lines += ["## The failures", ""]
     for row in verdicts[~passed].itertuples():
         failed = ", ".join(name for name in CRITERIA if getattr(row, name) == "n")
         lines.append(f"- `{row.question_id}` ({row.title}; {failed}): {row.note}")

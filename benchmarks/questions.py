@@ -13,6 +13,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pandas as pd
 from report import write_report
 
 from sea.embeddings import Embedder, embedding_cache_path
@@ -113,7 +114,7 @@ def to_markdown(report: dict) -> str:
         "| criterion | vital10k | enwiki excerpt |", "| --- | --- | --- |", *rubric,
         f"| paragraphs with ≥ 1 question (target ≥ 90%) | {g['share_with_valid_question']:.1%} | {e['share_with_valid_question']:.1%} |",
         "", "The generator ranks its candidates by reading each option in place, as `same_type` does, so that row confirms",
-        "the ranking rather than testing it blind; the blind test is the review in `reports/question_review-2.md`.", "",
+        "the ranking rather than testing it blind; the blind test is the review in `reports/question_review-3.md`.", "",
         f"Paragraphs without a question (vital10k: {g['without_question']}), why their candidates were dropped: "
         f"{g['why_without_question']}.", "",
         "## Generation", "",
@@ -138,11 +139,11 @@ def to_markdown(report: dict) -> str:
 def main() -> None:
     params = load_params()
     generator = QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params)))
-    sample = generator.store.table.sample(PARAGRAPHS, random_state=SEED)["para_id"].tolist()
+    sample = pd.Series(generator.store.para_ids()).sample(PARAGRAPHS, random_state=SEED).tolist()
     generation, kept, texts = bench_generation(generator, sample)
     with tempfile.TemporaryDirectory(prefix="sea-bench-enwiki-") as scratch:
         enwiki = enwiki_generator(params, Path(scratch))
-        enwiki_report, _, _ = bench_generation(enwiki, enwiki.store.table["para_id"].tolist())
+        enwiki_report, _, _ = bench_generation(enwiki, enwiki.store.para_ids().tolist())
     report = {"command": COMMAND, "date": time.strftime("%Y-%m-%d"), "machine": {"cpus": os.cpu_count()},
               "criteria": CRITERIA, "generation": generation, "enwiki": enwiki_report,
               "smollm2": bench_smollm2(params, kept, texts)}
