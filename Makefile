@@ -13,7 +13,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export MLFLOW_DISABLE_TELEMETRY := true
 
-.PHONY: audit test mlflow-ui schedule bench bench-steps bench-kb bench-models bench-questions install clean
+.PHONY: audit test mlflow-ui schedule bench bench-steps bench-kb bench-scale bench-models bench-questions install clean
 
 install: $(STAMP)
 
@@ -60,6 +60,11 @@ bench-steps: audit
 # Knowledge-base throughput figures -> reports/benchmarks/kb.json and kb.md
 bench-kb: audit
 	python benchmarks/kb.py
+
+# The sharded build on 1 process vs a 2-worker Dask cluster, the paragraph store at 1M paragraphs,
+# IVF-PQ at 1M vectors, and the full dump extrapolated (scale.json, scale.md)
+bench-scale: audit
+	python benchmarks/scale.py
 
 # Rate-limit saturation and client overhead against a local fake server, SmolLM2 s/question
 # -> reports/benchmarks/models.json and models.md

@@ -4,18 +4,13 @@ on `compute.*`, then assembled in document order; finished parts are not recompu
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
-from prefect import flow, task
+from prefect import flow
 
 from flows.compute import task_runner
 from sea.settings import Params
-from sea.sharded_embeddings import assemble_parts, embed_part, parts_folder
-
-
-@task(name="embed-part", retries=2, retry_delay_seconds=1, task_run_name="embed-part-{number}")
-def embed_documents_part(params: dict, number: int, folder: str) -> int:
-    return embed_part(Params.model_validate(params), number, Path(folder))
+from sea.sharded_embeddings import assemble_parts, parts_folder
+from tasks.embed import embed_documents_part
 
 
 @flow(name="sea-embed", description="Embed the knowledge base's documents, part by part.")

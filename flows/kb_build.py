@@ -5,19 +5,13 @@ back from its part files. Ids and rows do not depend on the runner or the number
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
-from prefect import flow, task
+from prefect import flow
 
 from flows.compute import task_runner
-from sea.kb.multistream import Shard
-from sea.kb.sharded import build_shard, merge_shards, parts_dir, plan, require_index
+from sea.kb.sharded import merge_shards, parts_dir, plan, require_index
 from sea.settings import Params
-
-
-@task(name="convert-shard", retries=2, retry_delay_seconds=1, task_run_name="convert-shard-{shard.number}")
-def convert_shard(params: dict, shard: Shard, header: bytes, folder: str) -> dict:
-    return build_shard(Params.model_validate(params), shard, header, Path(folder))
+from tasks.kb import convert_shard
 
 
 @flow(name="sea-kb-build", description="Build the knowledge base from a multistream dump, shard by shard.")

@@ -1,37 +1,149 @@
 """Paragraphs of retrieved documents and their embeddings, computed lazily.
 
+The paragraphs live on disk, in a SQLite file beside the knowledge base (`<kb_dir>.paragraphs.sqlite`)
+made once from paragraphs.parquet and remade when that file changes: a search reads only the
+paragraphs of the documents it retrieves, so memory does not grow with the knowledge base (the
+full dump's 28.8M paragraphs never sit in RAM). Rows keep one order, by document id and then
+as the dump gives them, so a seeded draw over them is the same whatever the store.
+
 Only documents a search actually retrieves get their paragraphs embedded; the embedder's
 vector cache keeps them, so asking again (or resuming a run) costs a lookup, not a model call."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import cached_property
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 from sea.embeddings import Embedder, titled_text
+from sea.files import replacing
 from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
+
+COLUMNS = ["para_id", "doc_id", "section", "text", "title"]
+_SELECT = "SELECT p.para_id, p.doc_id, p.section, p.text, d.title FROM paragraphs p LEFT JOIN documents d USING (doc_id)"
+_LOOKUP_BATCH = 900  # bound parameters per query, under SQLite's limit on old builds
+_BUILD_BATCH = 65_536
+
+
+def store_path(kb_dir: Path) -> Path:
+    return kb_dir.with_name(kb_dir.name + ".paragraphs.sqlite")
+
+
+def _source_key(kb_dir: Path) -> str:
+    files = [kb_dir / DOCUMENTS_FILE, kb_dir / PARAGRAPHS_FILE]
+    return json.dumps([[str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files])
+
+
+def _build(kb_dir: Path, path: Path, key: str) -> None:
+    """The store from the Parquet files, in batches; rank is the row's place in (doc_id, file order)."""
+    with replacing(path) as partial:
+        db = sqlite3.connect(partial)
+        with db:
+            db.execute("CREATE TABLE loaded (position INTEGER PRIMARY KEY, para_id INTEGER, doc_id INTEGER, section TEXT, text TEXT)")
+            for batch in pq.ParquetFile(kb_dir / PARAGRAPHS_FILE).iter_batches(batch_size=_BUILD_BATCH,
+                                                                                columns=["para_id", "doc_id", "section", "text"]):
+                db.executemany("INSERT INTO loaded (para_id, doc_id, section, text) VALUES (?, ?, ?, ?)",
+                               zip(*(batch.column(c).to_pylist() for c in ("para_id", "doc_id", "section", "text")), strict=True))
+            db.execute("CREATE TABLE paragraphs (rank INTEGER PRIMARY KEY, para_id INTEGER UNIQUE, doc_id INTEGER, section TEXT, "
+                       "text TEXT)")
+            db.execute("INSERT INTO paragraphs (para_id, doc_id, section, text) "
+                       "SELECT para_id, doc_id, section, text FROM loaded ORDER BY doc_id, position")
+            db.execute("DROP TABLE loaded")
+            db.execute("CREATE INDEX paragraphs_by_document ON paragraphs (doc_id)")
+            db.execute("CREATE TABLE documents (doc_id INTEGER PRIMARY KEY, title TEXT)")
+            for batch in pq.ParquetFile(kb_dir / DOCUMENTS_FILE).iter_batches(batch_size=_BUILD_BATCH, columns=["doc_id", "title"]):
+                db.executemany("INSERT OR IGNORE INTO documents VALUES (?, ?)",
+                               zip(batch.column("doc_id").to_pylist(), batch.column("title").to_pylist(), strict=True))
+            db.execute("CREATE TABLE source (key TEXT)")
+            db.execute("INSERT INTO source VALUES (?)", (key,))
+        db.execute("VACUUM")
+        db.close()
+
+
+def _current(path: Path, key: str) -> bool:
+    if not path.is_file():
+        return False
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            return db.execute("SELECT key FROM source").fetchone() == (key,)
+    except sqlite3.Error:
+        return False  # a store from an older layout, or a damaged one: made again
 
 
 class ParagraphStore:
-    """All paragraphs of a knowledge base with their document's title, looked up by document."""
+    """A knowledge base's paragraphs with their document's title, looked up by document or by id."""
 
     def __init__(self, kb_dir: Path):
-        titles = pd.read_parquet(kb_dir / DOCUMENTS_FILE, columns=["doc_id", "title"])
-        paragraphs = pd.read_parquet(kb_dir / PARAGRAPHS_FILE)
-        self.table = paragraphs.merge(titles, on="doc_id", how="left").set_index("doc_id", drop=False).sort_index()
+        path, key = store_path(kb_dir), _source_key(kb_dir)
+        if not _current(path, key):
+            _build(kb_dir, path, key)
+        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
 
-    @cached_property
-    def by_para_id(self) -> pd.DataFrame:
-        """The same rows indexed by para_id."""
-        return self.table.set_index("para_id", drop=False)
+    def __len__(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM paragraphs").fetchone()[0]
+
+    def __contains__(self, para_id: int) -> bool:
+        return self._db.execute("SELECT 1 FROM paragraphs WHERE para_id = ?", (int(para_id),)).fetchone() is not None
+
+    def _frame(self, where: str, values: Sequence[int]) -> pd.DataFrame:
+        rows = []
+        for start in range(0, len(values), _LOOKUP_BATCH):
+            batch = [int(v) for v in values[start:start + _LOOKUP_BATCH]]
+            rows += self._db.execute(f"{_SELECT} WHERE {where} IN ({','.join('?' * len(batch))}) ORDER BY p.rank", batch).fetchall()
+        frame = pd.DataFrame(rows, columns=COLUMNS)
+        return frame.astype({"para_id": "int64", "doc_id": "int64"})
 
     def of_documents(self, doc_ids: Iterable[int]) -> pd.DataFrame:
-        wanted = pd.Index([int(d) for d in doc_ids if d >= 0], dtype="int64")
-        return self.table.loc[self.table.index.intersection(wanted)].reset_index(drop=True)
+        """The documents' paragraphs (para_id, doc_id, section, text, title), by document id, then in the dump's order."""
+        return self._frame("p.doc_id", sorted({int(d) for d in doc_ids if d >= 0}))
+
+    def rows(self, para_ids: Iterable[int]) -> pd.DataFrame:
+        """The paragraphs with these ids, indexed by para_id (a KeyError names an unknown one)."""
+        wanted = [int(p) for p in para_ids]
+        frame = self._frame("p.para_id", sorted(set(wanted))).set_index("para_id", drop=False)
+        missing = set(wanted) - set(frame.index)
+        if missing:
+            raise KeyError(f"no paragraph with para_id {min(missing)} in the knowledge base")
+        return frame.loc[wanted]
+
+    def row(self, para_id: int) -> pd.Series:
+        return self.rows([para_id]).iloc[0]
+
+    def para_ids(self) -> np.ndarray:
+        """Every paragraph id, in the store's order."""
+        return np.fromiter((r for (r,) in self._db.execute("SELECT para_id FROM paragraphs ORDER BY rank")), dtype=np.int64)
+
+    def texts(self, ranks: Sequence[int] | None = None) -> Iterator[str]:
+        """Paragraph texts in the store's order: all of them, or those at the given 0-based ranks."""
+        if ranks is None:
+            yield from (t for (t,) in self._db.execute("SELECT text FROM paragraphs ORDER BY rank"))
+            return
+        ranks = sorted(int(r) + 1 for r in ranks)
+        for start in range(0, len(ranks), _LOOKUP_BATCH):
+            batch = ranks[start:start + _LOOKUP_BATCH]
+            yield from (t for (t,) in self._db.execute(
+                f"SELECT text FROM paragraphs WHERE rank IN ({','.join('?' * len(batch))}) ORDER BY rank", batch))
+
+    def document_of(self, para_id: int) -> int:
+        found = self._db.execute("SELECT doc_id FROM paragraphs WHERE para_id = ?", (int(para_id),)).fetchone()
+        if found is None:
+            raise KeyError(f"no paragraph with para_id {para_id} in the knowledge base")
+        return found[0]
+
+
+class DocumentOf:
+    """para_id -> doc_id, read from the store on demand (a mapping the search loop can index)."""
+
+    def __init__(self, store: ParagraphStore):
+        self.store = store
+
+    def __getitem__(self, para_id: int) -> int:
+        return self.store.document_of(para_id)
 
 
 class ParagraphEmbeddings:

@@ -19,12 +19,7 @@ from prefect.cache_policies import INPUTS, TASK_SOURCE, CachePolicy
 from sea.audit import steps
 from sea.audit.rundir import ArmDir, RunDir
 from sea.audit.workspace import Workspace
-from sea.errors import SeaError
-
-
-def _retry_unless_user_error(task, task_run, state) -> bool:
-    """A SeaError (a failing endpoint, a damaged file) names a problem that a retry cannot fix."""
-    return not isinstance(state.data, SeaError)
+from tasks.retries import RETRIES, retry_unless_user_error
 
 
 class ProjectCode(CachePolicy):
@@ -46,7 +41,7 @@ class ProjectCode(CachePolicy):
 _ROOT = Path(__file__).resolve().parents[1]
 _PACKAGES = (_ROOT / "sea", _ROOT / "flows", _ROOT / "tasks")
 CACHED = {"cache_policy": INPUTS + TASK_SOURCE + ProjectCode(), "persist_result": True}
-MODEL_CALLING = {**CACHED, "retries": 2, "retry_delay_seconds": 10, "retry_condition_fn": _retry_unless_user_error}
+MODEL_CALLING = {**CACHED, **RETRIES, "retry_condition_fn": retry_unless_user_error}
 
 
 # Six explicit bodies rather than one generated wrapper: TASK_SOURCE hashes a task's own source,

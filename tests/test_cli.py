@@ -78,7 +78,7 @@ def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, e
     path = vital_sample.paths.kb_dir.parent / "preview-params.yaml"
     path.write_text(yaml.safe_dump(params))
     generator = QuestionGenerator(vital_sample, embedder)
-    para_id = next(p for p in generator.store.table["para_id"]  # the first paragraph with a question and a dropped candidate
+    para_id = next(p for p in generator.store.para_ids()  # the first paragraph with a question and a dropped candidate
                    if {q.verdict == KEPT for q in asyncio.run(generator.for_paragraph(generator.paragraph(int(p))))} == {True, False})
     assert main(["--params", str(path), "questions", "preview", "--para-id", str(para_id)]) == 0
     out = capsys.readouterr().out

@@ -17,7 +17,7 @@ def test_paragraph_embeddings_are_lazy_and_cached(make_params, tmp_path):
     before = embedder.computed
     paragraphs = ParagraphEmbeddings(store, embedder)
 
-    doc_ids = store.table["doc_id"].unique()[:2]
+    doc_ids = store.rows(store.para_ids())["doc_id"].unique()[:2]
     rows, vectors = paragraphs.for_documents(doc_ids)
     assert set(rows["doc_id"]) == set(doc_ids) and len(rows) == 4
     assert vectors.shape == (4, embedder.dimension) and vectors.dtype == np.float32
@@ -43,3 +43,32 @@ def test_unknown_documents_give_no_paragraphs(make_params, tmp_path, embedder):
     build_knowledge_base(params, progress=False)
     rows, vectors = ParagraphEmbeddings(ParagraphStore(params.paths.kb_dir), embedder).for_documents([-1, 12345])
     assert rows.empty and vectors.shape == (0, embedder.dimension)
+
+
+def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tmp_path):
+    import pandas as pd
+
+    from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
+    from sea.paragraphs import store_path
+
+    records = [{"title": t, "text": f"{x}\n# Details\n{x} More detail follows here for the second section."} for t, x in SAMPLE_ARTICLES]
+    params = make_params(kb={"source": "jsonl", "input": write_jsonl(tmp_path / "kb.jsonl", records)})
+    build_knowledge_base(params, progress=False)
+    kb = params.paths.kb_dir
+    expected = (pd.read_parquet(kb / PARAGRAPHS_FILE).merge(pd.read_parquet(kb / DOCUMENTS_FILE, columns=["doc_id", "title"]),
+                                                            on="doc_id").sort_values("doc_id", kind="stable").reset_index(drop=True))
+    store = ParagraphStore(kb)
+    assert len(store) == len(expected) == 2 * len(SAMPLE_ARTICLES)
+    assert store.para_ids().tolist() == expected["para_id"].tolist()  # by document, then in the dump's order
+    two = expected["doc_id"].unique()[[3, 1]]
+    got = store.of_documents(two)
+    pd.testing.assert_frame_equal(got, expected[expected["doc_id"].isin(two)].reset_index(drop=True)[got.columns.tolist()])
+    para_id = int(expected["para_id"].iloc[5])
+    assert store.row(para_id)["text"] == expected["text"].iloc[5] and para_id in store and 12345 not in store
+    assert list(store.texts([0, 5])) == [expected["text"].iloc[0], expected["text"].iloc[5]]
+
+    records[0]["title"] = "Renamed"  # a rebuilt knowledge base: the store is made again, not read stale
+    params = make_params(kb={"source": "jsonl", "input": write_jsonl(tmp_path / "kb.jsonl", records)})
+    build_knowledge_base(params, progress=False)
+    assert "Renamed" in set(ParagraphStore(kb).of_documents(pd.read_parquet(kb / DOCUMENTS_FILE)["doc_id"])["title"])
+    assert store_path(kb).is_file()

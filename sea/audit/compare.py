@@ -104,7 +104,7 @@ def _error_rates_by_arm(run: RunDir) -> dict[str, dict]:
 
 
 def _title(workspace: Workspace, para_id: int) -> str:
-    return str(workspace.paragraphs.store.by_para_id.loc[para_id]["title"])
+    return str(workspace.paragraphs.store.row(para_id)["title"])
 
 
 def _category(workspace: Workspace, para_id: int) -> str:

@@ -80,7 +80,7 @@ def _hint(ws: Workspace, para_id: int) -> str | None:
     """The section title, shown to the testee only when questions.section_hint is on (the paper's prompt)."""
     if not ws.params.questions.section_hint:
         return None
-    row = ws.paragraphs.store.by_para_id.loc[para_id]
+    row = ws.paragraphs.store.row(para_id)
     return row["section"] or row["title"]
 
 
@@ -120,7 +120,7 @@ def commit_step(ws: Workspace, store: StepStore, state: SearchState, new_sources
 
 
 def _paragraph_table(ws: Workspace, step: int, batch: Batch, evaluation: Evaluation, state: SearchState) -> pa.Table:
-    table = ws.paragraphs.store.by_para_id
+    table = ws.paragraphs.store.rows(evaluation.evaluated)
     rows = []
     for para_id in evaluation.evaluated:
         row = table.loc[para_id]

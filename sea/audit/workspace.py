@@ -15,7 +15,7 @@ from sea.index import DocumentIndex, load_index
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.client import ModelClient
 from sea.llm.registry import Models, build_models
-from sea.paragraphs import ParagraphEmbeddings
+from sea.paragraphs import DocumentOf, ParagraphEmbeddings
 from sea.questions.generate import QuestionGenerator
 
 _open: dict[Path, Workspace] = {}
@@ -58,16 +58,15 @@ class Workspace:
 
     @cached_property
     def paragraphs(self) -> ParagraphEmbeddings:
-        return ParagraphEmbeddings(self.generator.store, self.embedder)  # one paragraph table in memory, not two
+        return ParagraphEmbeddings(self.generator.store, self.embedder)  # one store connection, not two
 
     @cached_property
     def bank(self) -> QuestionBank:
         return QuestionBank(self.run.bank_dir, self.generator)
 
     @cached_property
-    def doc_of(self) -> dict[int, int]:
-        table = self.paragraphs.store.table
-        return dict(zip(table["para_id"].tolist(), table["doc_id"].tolist(), strict=True))
+    def doc_of(self) -> DocumentOf:
+        return DocumentOf(self.paragraphs.store)
 
     @cached_property
     def categories(self) -> dict[int, str]:

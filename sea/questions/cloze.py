@@ -233,6 +233,13 @@ def named_type(name: str) -> str | None:
     return None
 
 
+def sampled(count: int, seed: int) -> np.ndarray | None:
+    """Which of `count` paragraphs the corpus statistics read: all (None), or a seeded sample of STATS_SAMPLE."""
+    if count <= STATS_SAMPLE:
+        return None
+    return np.sort(np.random.default_rng(seed).choice(count, STATS_SAMPLE, replace=False))
+
+
 def title_key(title: str) -> str:
     """How a title is looked up from a span: "The Nile (river)" -> "nile"."""
     return _norm(without_the(title.split(" (")[0]))
@@ -240,21 +247,19 @@ def title_key(title: str) -> str:
 
 class CorpusStats:
     """What the knowledge base says that questions need: the latest year it mentions often
-    enough to be its date, and what each article's subject is (`types`: title -> noun, from
-    `definitions`: (doc_id, title, abstract) of each document). Years are read from a seeded
-    sample of at most STATS_SAMPLE paragraphs."""
+    enough to be its date (from `texts`: all paragraphs, or `sampled` ones), and what each
+    article's subject is (`types`: title -> noun, from `definitions`: (doc_id, title, abstract)
+    of each document)."""
 
-    def __init__(self, texts: Sequence[str], latest_year: int | None = None, seed: int = 0,
+    def __init__(self, texts: Iterable[str], latest_year: int | None = None,
                  definitions: Iterable[tuple[int, str, str]] = ()):
-        if len(texts) > STATS_SAMPLE:
-            rows = np.random.default_rng(seed).choice(len(texts), STATS_SAMPLE, replace=False)
-            texts = [texts[i] for i in np.sort(rows)]
         years: Counter[int] = Counter()
-        for text in texts:
+        read = 0
+        for read, text in enumerate(texts, 1):
             years.update({int(y) for y in YEAR_FORM.findall(text)})
         # The knowledge base's date: the latest year that enough paragraphs mention (a single
         # mention may be a plan or a typo); an explicit questions.latest_year wins.
-        enough = max(3, round(0.0005 * len(texts)))
+        enough = max(3, round(0.0005 * read))
         self.latest_year = latest_year or max((y for y, n in years.items() if n >= enough), default=9999)
         self.types: dict[str, str] = {}
         self.documents: dict[str, int] = {}  # title key -> doc_id

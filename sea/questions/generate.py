@@ -15,7 +15,7 @@ from sea.index import load_index
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphStore
-from sea.questions.cloze import GENERATOR_NAME, CorpusStats, EntityFinder, Span, cloze_drafts, title_key
+from sea.questions.cloze import GENERATOR_NAME, CorpusStats, EntityFinder, Span, cloze_drafts, sampled, title_key
 from sea.questions.gate import DuplicateFilter, verify
 from sea.questions.model import INVALID, Draft, Question, content_id, question_from_record, question_record
 from sea.questions.shuffle import phrasings_to_questions
@@ -82,8 +82,8 @@ class QuestionGenerator:
         self.store = ParagraphStore(params.paths.kb_dir)
         self.duplicates = DuplicateFilter(embedder, self.settings.duplicate_similarity)
         if generator is None:
-            self.finder = EntityFinder(CorpusStats(self.store.table["text"].to_numpy(), self.settings.latest_year, self.settings.seed,
-                                                   definitions(params.paths.kb_dir)))
+            texts = self.store.texts(sampled(len(self.store), self.settings.seed))
+            self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, definitions(params.paths.kb_dir)))
             self.encode = embedder.encode
             self.index = load_index(params)
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
@@ -91,9 +91,10 @@ class QuestionGenerator:
             self._type_members: dict[str, list[int]] = {}
 
     def paragraph(self, para_id: int) -> Paragraph:
-        if para_id not in self.store.by_para_id.index:
-            raise ParamsError(f"no paragraph with para_id {para_id} in the knowledge base")
-        row = self.store.by_para_id.loc[para_id]
+        try:
+            row = self.store.row(para_id)
+        except KeyError as error:
+            raise ParamsError(error.args[0]) from None
         return Paragraph(int(row["para_id"]), int(row["doc_id"]), row["title"], row["section"], row["text"])
 
     async def for_paragraph(self, paragraph: Paragraph) -> list[Question]:

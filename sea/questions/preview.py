@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from itertools import groupby
 
+import pandas as pd
+
 from sea.choices import LETTERS
 from sea.embeddings import Embedder, embedding_cache_path
 from sea.llm.registry import build_models
@@ -18,7 +20,7 @@ def preview(params: Params, para_id: int | None = None) -> str:
     generator = QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params)),
                                   models.clients.get("generator"), models.clients.get("verifier"))
     if para_id is None:
-        para_id = int(generator.store.table["para_id"].sample(1).iloc[0])
+        para_id = int(pd.Series(generator.store.para_ids()).sample(1).iloc[0])
     paragraph = generator.paragraph(para_id)
     questions = asyncio.run(generator.for_paragraph(paragraph))
     lines = [f"{paragraph.title}{' > ' + paragraph.section if paragraph.section else ''}  (para_id {para_id})",

@@ -63,7 +63,7 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
 
 
 def unvisited(paragraphs: ParagraphEmbeddings, visited: set[int]) -> list[int]:
-    ids = paragraphs.store.table["para_id"].to_numpy()
+    ids = paragraphs.store.para_ids()
     return ids[~np.isin(ids, np.fromiter(visited, dtype=np.int64, count=len(visited)))].tolist()
 
 

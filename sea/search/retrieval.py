@@ -41,7 +41,7 @@ def retrieve(sources: Iterable[int], index: DocumentIndex, paragraphs: Paragraph
     sources = sorted(sources)
     if not sources:
         return {}
-    table = paragraphs.store.by_para_id
+    table = paragraphs.store.rows(sources)
     queries = paragraphs.embedder.encode([titled_text(table.at[s, "title"], table.at[s, "text"]) for s in sources])
     _, doc_ids = index.search(queries, k_docs, exclude=visited_docs)
     candidates: dict[int, dict[int, float]] = {}

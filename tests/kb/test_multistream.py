@@ -140,3 +140,13 @@ def test_an_unreachable_scheduler_fails_fast_naming_the_setting(multistream, mak
     with pytest.raises(ParamsError, match="compute.address"):
         build_sharded(params, progress=False)
 
+
+
+def test_a_worker_without_the_model_is_a_clear_error_not_retried(on_dask):
+    params, _, _ = on_dask
+    missing = params.model_copy(update={"embedding": params.embedding.model_copy(update={"model": "/nowhere/no-such-model"}),
+                                        "compute": params.compute.model_copy(update={"runner": "local"})})
+    started = time.perf_counter()
+    with pytest.raises(ParamsError, match="embedding.model: cannot load"):
+        embed_sharded(missing, progress=False)
+    assert time.perf_counter() - started < 10  # no retry waits on a problem a retry cannot fix

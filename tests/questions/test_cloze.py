@@ -20,7 +20,7 @@ def every_template(params):
 @pytest.fixture(scope="module")
 def generated(vital_sample, embedder):
     generator = QuestionGenerator(every_template(vital_sample), embedder)
-    paragraphs = generator.store.table
+    paragraphs = generator.store.rows(generator.store.para_ids())
     questions = []
     for para_id in paragraphs["para_id"].tolist():
         questions += asyncio.run(generator.for_paragraph(generator.paragraph(para_id)))
