@@ -1,7 +1,7 @@
 """Paragraphs of retrieved documents and their embeddings, computed lazily.
 
-The paragraphs live on disk, in a SQLite file beside the knowledge base (`<kb_dir>.paragraphs.sqlite`)
-made once from paragraphs.parquet and remade when that file changes: a search reads only the
+The paragraphs live on disk, in a SQLite file beside the knowledge base (`<kb_dir>.paragraphs.sqlite`,
+sea.kb.derived) made once from its Parquet files and remade when they change: a search reads only the
 paragraphs of the documents it retrieves, so memory does not grow with the knowledge base (the
 full dump's 28.8M paragraphs never sit in RAM). Rows keep one order, by document id and then
 as the dump gives them, so a seeded draw over them is the same whatever the store.
@@ -11,7 +11,6 @@ vector cache keeps them, so asking again (or resuming a run) costs a lookup, not
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -21,68 +20,39 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from sea.embeddings import Embedder, titled_text
-from sea.files import replacing
+from sea.kb.derived import derived_store
 from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
 
 COLUMNS = ["para_id", "doc_id", "section", "text", "title"]
 _SELECT = "SELECT p.para_id, p.doc_id, p.section, p.text, d.title FROM paragraphs p LEFT JOIN documents d USING (doc_id)"
 _LOOKUP_BATCH = 900  # bound parameters per query, under SQLite's limit on old builds
 _BUILD_BATCH = 65_536
+_LAYOUT = 2  # bumped when the tables change: an older store is made again
 
 
-def store_path(kb_dir: Path) -> Path:
-    return kb_dir.with_name(kb_dir.name + ".paragraphs.sqlite")
-
-
-def _source_key(kb_dir: Path) -> str:
-    files = [kb_dir / DOCUMENTS_FILE, kb_dir / PARAGRAPHS_FILE]
-    return json.dumps([[str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files])
-
-
-def _build(kb_dir: Path, path: Path, key: str) -> None:
-    """The store from the Parquet files, in batches; rank is the row's place in (doc_id, file order)."""
-    with replacing(path) as partial:
-        db = sqlite3.connect(partial)
-        with db:
-            db.execute("CREATE TABLE loaded (position INTEGER PRIMARY KEY, para_id INTEGER, doc_id INTEGER, section TEXT, text TEXT)")
-            for batch in pq.ParquetFile(kb_dir / PARAGRAPHS_FILE).iter_batches(batch_size=_BUILD_BATCH,
-                                                                                columns=["para_id", "doc_id", "section", "text"]):
-                db.executemany("INSERT INTO loaded (para_id, doc_id, section, text) VALUES (?, ?, ?, ?)",
-                               zip(*(batch.column(c).to_pylist() for c in ("para_id", "doc_id", "section", "text")), strict=True))
-            db.execute("CREATE TABLE paragraphs (rank INTEGER PRIMARY KEY, para_id INTEGER UNIQUE, doc_id INTEGER, section TEXT, "
-                       "text TEXT)")
-            db.execute("INSERT INTO paragraphs (para_id, doc_id, section, text) "
-                       "SELECT para_id, doc_id, section, text FROM loaded ORDER BY doc_id, position")
-            db.execute("DROP TABLE loaded")
-            db.execute("CREATE INDEX paragraphs_by_document ON paragraphs (doc_id)")
-            db.execute("CREATE TABLE documents (doc_id INTEGER PRIMARY KEY, title TEXT)")
-            for batch in pq.ParquetFile(kb_dir / DOCUMENTS_FILE).iter_batches(batch_size=_BUILD_BATCH, columns=["doc_id", "title"]):
-                db.executemany("INSERT OR IGNORE INTO documents VALUES (?, ?)",
-                               zip(batch.column("doc_id").to_pylist(), batch.column("title").to_pylist(), strict=True))
-            db.execute("CREATE TABLE source (key TEXT)")
-            db.execute("INSERT INTO source VALUES (?)", (key,))
-        db.execute("VACUUM")
-        db.close()
-
-
-def _current(path: Path, key: str) -> bool:
-    if not path.is_file():
-        return False
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            return db.execute("SELECT key FROM source").fetchone() == (key,)
-    except sqlite3.Error:
-        return False  # a store from an older layout, or a damaged one: made again
+def _fill(kb_dir: Path, db: sqlite3.Connection) -> None:
+    """The store's tables from the Parquet files, in batches; rank is the row's place in (doc_id, file order)."""
+    db.execute("CREATE TABLE loaded (position INTEGER PRIMARY KEY, para_id INTEGER, doc_id INTEGER, section TEXT, text TEXT)")
+    for batch in pq.ParquetFile(kb_dir / PARAGRAPHS_FILE).iter_batches(batch_size=_BUILD_BATCH,
+                                                                        columns=["para_id", "doc_id", "section", "text"]):
+        db.executemany("INSERT INTO loaded (para_id, doc_id, section, text) VALUES (?, ?, ?, ?)",
+                       zip(*(batch.column(c).to_pylist() for c in ("para_id", "doc_id", "section", "text")), strict=True))
+    db.execute("CREATE TABLE paragraphs (rank INTEGER PRIMARY KEY, para_id INTEGER UNIQUE, doc_id INTEGER, section TEXT, text TEXT)")
+    db.execute("INSERT INTO paragraphs (para_id, doc_id, section, text) "
+               "SELECT para_id, doc_id, section, text FROM loaded ORDER BY doc_id, position")
+    db.execute("DROP TABLE loaded")
+    db.execute("CREATE INDEX paragraphs_by_document ON paragraphs (doc_id)")
+    db.execute("CREATE TABLE documents (doc_id INTEGER PRIMARY KEY, title TEXT, category TEXT)")
+    for batch in pq.ParquetFile(kb_dir / DOCUMENTS_FILE).iter_batches(batch_size=_BUILD_BATCH, columns=["doc_id", "title", "category"]):
+        db.executemany("INSERT OR IGNORE INTO documents VALUES (?, ?, ?)",
+                       zip(*(batch.column(c).to_pylist() for c in ("doc_id", "title", "category")), strict=True))
 
 
 class ParagraphStore:
     """A knowledge base's paragraphs with their document's title, looked up by document or by id."""
 
     def __init__(self, kb_dir: Path):
-        path, key = store_path(kb_dir), _source_key(kb_dir)
-        if not _current(path, key):
-            _build(kb_dir, path, key)
-        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        self._db = derived_store(kb_dir, "paragraphs", _LAYOUT, lambda db: _fill(kb_dir, db))
 
     def __len__(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM paragraphs").fetchone()[0]
@@ -134,6 +104,17 @@ class ParagraphStore:
         if found is None:
             raise KeyError(f"no paragraph with para_id {para_id} in the knowledge base")
         return found[0]
+
+
+class DocumentCategories:
+    """doc_id -> category, read from the store on demand (`get` as a dict's)."""
+
+    def __init__(self, store: ParagraphStore):
+        self.store = store
+
+    def get(self, doc_id: int, default: str = "") -> str:
+        found = self.store._db.execute("SELECT category FROM documents WHERE doc_id = ?", (int(doc_id),)).fetchone()
+        return found[0] if found and found[0] is not None else default
 
 
 class DocumentOf:

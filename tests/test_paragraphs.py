@@ -49,7 +49,7 @@ def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tm
     import pandas as pd
 
     from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
-    from sea.paragraphs import store_path
+    from sea.kb.derived import derived_path
 
     records = [{"title": t, "text": f"{x}\n# Details\n{x} More detail follows here for the second section."} for t, x in SAMPLE_ARTICLES]
     params = make_params(kb={"source": "jsonl", "input": write_jsonl(tmp_path / "kb.jsonl", records)})
@@ -71,4 +71,4 @@ def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tm
     params = make_params(kb={"source": "jsonl", "input": write_jsonl(tmp_path / "kb.jsonl", records)})
     build_knowledge_base(params, progress=False)
     assert "Renamed" in set(ParagraphStore(kb).of_documents(pd.read_parquet(kb / DOCUMENTS_FILE)["doc_id"])["title"])
-    assert store_path(kb).is_file()
+    assert derived_path(kb, "paragraphs").is_file()

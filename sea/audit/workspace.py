@@ -6,16 +6,14 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
-import pandas as pd
 
 from sea.audit.bank import QuestionBank
 from sea.audit.rundir import RunDir
 from sea.embeddings import Embedder, embedding_cache_path
 from sea.index import DocumentIndex, load_index
-from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.client import ModelClient
 from sea.llm.registry import Models, build_models
-from sea.paragraphs import DocumentOf, ParagraphEmbeddings
+from sea.paragraphs import DocumentCategories, DocumentOf, ParagraphEmbeddings
 from sea.questions.generate import QuestionGenerator
 
 _open: dict[Path, Workspace] = {}
@@ -69,9 +67,8 @@ class Workspace:
         return DocumentOf(self.paragraphs.store)
 
     @cached_property
-    def categories(self) -> dict[int, str]:
-        documents = pd.read_parquet(self.params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "category"])
-        return dict(zip(documents["doc_id"].tolist(), documents["category"].tolist(), strict=True))
+    def categories(self) -> DocumentCategories:
+        return DocumentCategories(self.paragraphs.store)
 
     def testee(self, model: str) -> ModelClient:
         return self.models.testees[model]

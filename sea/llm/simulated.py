@@ -19,10 +19,9 @@ import pandas as pd
 from sea.choices import LETTERS, TESTEE_INSTRUCTION
 from sea.embeddings import Embedder, load_document_vectors
 from sea.index import load_index
-from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.batching import MicroBatcher
 from sea.llm.types import Decoding, Message, ProviderReply
-from sea.paragraphs import ParagraphStore
+from sea.paragraphs import DocumentCategories, ParagraphStore
 from sea.settings import Params, SimulatedProfile
 
 _OPTION = re.compile(r"^\s*\(?([A-D])[).:]\s+(.+?)\s*$")
@@ -83,8 +82,7 @@ class SimulatedTestee:
         self.embedder = embedder
         self.index = load_index(params)
         self.paragraphs = ParagraphStore(params.paths.kb_dir)
-        documents = pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "category"])
-        self.category = dict(zip(documents["doc_id"].tolist(), documents["category"].tolist(), strict=True))
+        self.category = DocumentCategories(self.paragraphs)
         self.blind_spots = plant_blind_spots(profile, params)
         self._batcher = MicroBatcher(self._answer_batch, max_batch=64)
 

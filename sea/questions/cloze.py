@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -245,14 +246,70 @@ def title_key(title: str) -> str:
     return _norm(without_the(title.split(" (")[0]))
 
 
+class Definitions:
+    """What each article's subject is: title key -> (document, type, name as a span writes it,
+    whether its article writes it "the …"), in SQLite — in memory, or a file beside the
+    knowledge base (the full dump's 7.1M titles never sit in RAM)."""
+
+    LAYOUT = 1  # sea.kb.derived: bumped when the table changes
+
+    def __init__(self, db: sqlite3.Connection):
+        self._db = db
+
+    @classmethod
+    def of(cls, definitions: Iterable[tuple[int, str, str]]) -> Definitions:
+        db = sqlite3.connect(":memory:", check_same_thread=False)
+        fill_definitions(db, definitions)
+        return cls(db)
+
+    def _one(self, sql: str, value) -> tuple | None:
+        return self._db.execute(sql, (value,)).fetchone()
+
+    def type_of(self, key: str) -> str | None:
+        found = self._one("SELECT type FROM definitions WHERE key = ?", key)
+        return found[0] if found else None
+
+    def document_of(self, key: str) -> int | None:
+        found = self._one("SELECT doc_id FROM definitions WHERE key = ?", key)
+        return found[0] if found else None
+
+    def name_of(self, doc_id: int) -> tuple[str, bool]:
+        """(the title as a span writes it, whether it is written "the …")."""
+        return self._one("SELECT name, definite FROM definitions WHERE doc_id = ?", int(doc_id))
+
+    def members(self, noun: str) -> list[int]:
+        """The documents of a type, by doc_id."""
+        return [d for (d,) in self._db.execute("SELECT doc_id FROM definitions WHERE type = ? ORDER BY doc_id", (noun,))]
+
+
+def fill_definitions(db: sqlite3.Connection, definitions: Iterable[tuple[int, str, str]]) -> None:
+    """The definitions table from (doc_id, title, abstract) rows. A common noun ("A continent is
+    …") is no name; a plain title wins over a qualified one ("Jupiter", not "Jupiter (mythology)");
+    otherwise the first title of a key wins."""
+    db.execute("CREATE TABLE definitions (key TEXT PRIMARY KEY, doc_id INTEGER, type TEXT, name TEXT, definite INTEGER, "
+               "plain INTEGER)")
+
+    def rows():
+        for doc_id, title, abstract in definitions:
+            noun = what_it_is(abstract)
+            if noun and not abstract.startswith(("A ", "An ")):
+                name = without_the(title.split(" (")[0])
+                yield title_key(title), doc_id, noun, name, abstract.startswith(f"The {name}"), " (" not in title
+
+    db.executemany("INSERT INTO definitions VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET doc_id = excluded.doc_id, "
+                   "type = excluded.type, name = excluded.name, definite = excluded.definite, plain = excluded.plain "
+                   "WHERE definitions.plain = 0 AND excluded.plain = 1", rows())
+    db.execute("CREATE INDEX definitions_by_type ON definitions (type, doc_id)")
+    db.execute("CREATE INDEX definitions_by_document ON definitions (doc_id)")
+
+
 class CorpusStats:
     """What the knowledge base says that questions need: the latest year it mentions often
     enough to be its date (from `texts`: all paragraphs, or `sampled` ones), and what each
-    article's subject is (`types`: title -> noun, from `definitions`: (doc_id, title, abstract)
-    of each document)."""
+    article's subject is (`definitions`: a Definitions, or (doc_id, title, abstract) rows)."""
 
     def __init__(self, texts: Iterable[str], latest_year: int | None = None,
-                 definitions: Iterable[tuple[int, str, str]] = ()):
+                 definitions: Definitions | Iterable[tuple[int, str, str]] = ()):
         years: Counter[int] = Counter()
         read = 0
         for read, text in enumerate(texts, 1):
@@ -261,40 +318,22 @@ class CorpusStats:
         # mention may be a plan or a typo); an explicit questions.latest_year wins.
         enough = max(3, round(0.0005 * read))
         self.latest_year = latest_year or max((y for y, n in years.items() if n >= enough), default=9999)
-        self.types: dict[str, str] = {}
-        self.documents: dict[str, int] = {}  # title key -> doc_id
-        self.titles: dict[int, str] = {}  # doc_id -> title as a span would write it
-        self.definite: set[str] = set()  # title keys whose article writes them "the …" ("The Netherlands")
-        self.members: dict[str, list[int]] = {}  # type -> doc_ids of the documents of that type
-        primary: set[str] = set()  # keys set by a title without a qualifier ("Jupiter", not "Jupiter (mythology)")
-        for doc_id, title, abstract in definitions:
-            key, noun, plain = title_key(title), what_it_is(abstract), " (" not in title
-            if not noun or abstract.startswith(("A ", "An ")) or key in primary or (key in self.types and not plain):
-                continue  # "A continent is …": a common noun, not a name; a qualified title yields to the plain one
-            if key in self.documents:
-                self.members[self.types[key]].remove(self.documents[key])
-                del self.titles[self.documents[key]]
-                self.definite.discard(key)
-            self.types[key], self.documents[key] = noun, doc_id
-            self.members.setdefault(noun, []).append(doc_id)
-            if plain:
-                primary.add(key)
-            name = without_the(title.split(" (")[0])
-            self.titles[doc_id] = name
-            if abstract.startswith(f"The {name}"):
-                self.definite.add(key)
+        self.definitions = definitions if isinstance(definitions, Definitions) else Definitions.of(definitions)
 
     def type_of(self, text: str) -> str | None:
         """What the knowledge base's article calls it, or else what its own name says ("Guaire River")."""
-        return self.types.get(title_key(text)) or named_type(without_the(text))
+        return self.definitions.type_of(title_key(text)) or named_type(without_the(text))
 
     def document_of(self, text: str) -> int | None:
-        return self.documents.get(title_key(text))
+        return self.definitions.document_of(title_key(text))
+
+    def members(self, noun: str) -> list[int]:
+        return self.definitions.members(noun)
 
     def as_span(self, doc_id: int, kind: str) -> Span:
         """A document's title as a candidate distractor of the given kind."""
-        title = self.titles[doc_id]
-        return Span(kind, title, "", title_key(title) in self.definite)
+        name, definite = self.definitions.name_of(doc_id)
+        return Span(kind, name, "", bool(definite))
 
 
 class EntityFinder:

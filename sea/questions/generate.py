@@ -15,7 +15,17 @@ from sea.index import load_index
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphStore
-from sea.questions.cloze import GENERATOR_NAME, CorpusStats, EntityFinder, Span, cloze_drafts, sampled, title_key
+from sea.kb.derived import derived_store
+from sea.questions.cloze import (
+    GENERATOR_NAME,
+    CorpusStats,
+    Definitions,
+    EntityFinder,
+    Span,
+    cloze_drafts,
+    fill_definitions,
+    sampled,
+)
 from sea.questions.gate import DuplicateFilter, verify
 from sea.questions.model import INVALID, Draft, Question, content_id, question_from_record, question_record
 from sea.questions.shuffle import phrasings_to_questions
@@ -82,8 +92,11 @@ class QuestionGenerator:
         self.store = ParagraphStore(params.paths.kb_dir)
         self.duplicates = DuplicateFilter(embedder, self.settings.duplicate_similarity)
         if generator is None:
+            kb_dir = params.paths.kb_dir
+            known = Definitions(derived_store(kb_dir, "definitions", Definitions.LAYOUT,
+                                              lambda db: fill_definitions(db, definitions(kb_dir))))
             texts = self.store.texts(sampled(len(self.store), self.settings.seed))
-            self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, definitions(params.paths.kb_dir)))
+            self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, known))
             self.encode = embedder.encode
             self.index = load_index(params)
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
@@ -155,7 +168,7 @@ class QuestionGenerator:
         doc_id = stats.document_of(span.text)
         if doc_id is None or doc_id not in self._doc_row:
             return []
-        members = self._members(stats.types[title_key(span.text)])
+        members = self._members(stats.type_of(span.text))
         vectors = np.asarray(self._doc_vectors[[self._doc_row[d] for d in members]])
         scores = vectors @ np.asarray(self._doc_vectors[self._doc_row[doc_id]])
         nearest = [members[i] for i in np.argsort(-scores, kind="stable") if members[i] != doc_id][:RELATED_TITLES]
@@ -164,7 +177,7 @@ class QuestionGenerator:
     def _members(self, noun: str) -> list[int]:
         """The documents of a type that have vectors, at most TYPE_SAMPLE of them (seeded), sorted."""
         if noun not in self._type_members:
-            members = [d for d in self.finder.stats.members[noun] if d in self._doc_row]
+            members = [d for d in self.finder.stats.members(noun) if d in self._doc_row]
             if len(members) > TYPE_SAMPLE:
                 rng = np.random.default_rng(self.settings.seed)
                 members = rng.choice(members, TYPE_SAMPLE, replace=False).tolist()

@@ -150,3 +150,22 @@ def test_a_worker_without_the_model_is_a_clear_error_not_retried(on_dask):
     with pytest.raises(ParamsError, match="embedding.model: cannot load"):
         embed_sharded(missing, progress=False)
     assert time.perf_counter() - started < 10  # no retry waits on a problem a retry cannot fix
+
+
+def test_an_audit_runs_on_the_sharded_knowledge_base(on_dask, tmp_path):
+    """The sharded build's knowledge base, embedded part by part, indexed and audited (every arm, in process)."""
+    from sea.audit.rundir import open_run
+    from sea.audit.steps import in_process, run_steps
+    from sea.audit.workspace import Workspace
+    from sea.index import build_index
+    from tests.audit.conftest import small_audit
+
+    params, _, _ = on_dask
+    embed_sharded(params, progress=False)  # parts already made by the embedding test are reused
+    build_index(params)
+    audit = small_audit(params, tmp_path / "runs", budget__testee_calls=60)
+    workspace = Workspace.of(open_run(audit.audit.runs_dir, "sharded", audit).root)
+    for arm in workspace.run.arms():
+        records = run_steps(arm, in_process(workspace))
+        assert records and arm.load_state().finished
+        assert arm.load_state().spent["calls"] <= 60
