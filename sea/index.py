@@ -24,12 +24,32 @@ def _inner(index: faiss.Index) -> faiss.Index:
     return faiss.downcast_index(index.index) if isinstance(index, faiss.IndexIDMap) else index
 
 
-class DocumentIndex:
-    """Inner-product search over normalised document vectors, keyed by doc_id."""
+class ExactScores:
+    """Exact inner products of queries with given documents, read from the memory-mapped
+    embeddings (only the rows asked for leave the disk)."""
 
-    def __init__(self, index: faiss.Index, settings: IndexSettings):
+    def __init__(self, vectors: np.ndarray, doc_ids: np.ndarray):
+        self.vectors = vectors
+        self._order = np.argsort(doc_ids, kind="stable")
+        self._sorted = doc_ids[self._order]
+
+    def __call__(self, query: np.ndarray, ids: np.ndarray) -> np.ndarray:
+        rows = self._order[np.searchsorted(self._sorted, ids)]
+        order = np.argsort(rows)  # read the memory map in file order
+        scores = np.empty(len(ids), dtype=np.float32)
+        scores[order] = np.asarray(self.vectors[rows[order]], dtype=np.float32) @ query
+        return scores
+
+
+class DocumentIndex:
+    """Inner-product search over normalised document vectors, keyed by doc_id. With `exact`
+    (index.rerank > 0), the index's top `rerank` candidates are re-scored exactly: a compressed
+    index then finds its neighbours at the recall of an exact one."""
+
+    def __init__(self, index: faiss.Index, settings: IndexSettings, exact: ExactScores | None = None):
         self.index = index
         self.settings = settings
+        self.exact = exact if settings.rerank else None
 
     @classmethod
     def build(cls, vectors: np.ndarray, doc_ids: np.ndarray, settings: IndexSettings, seed: int = 0) -> DocumentIndex:
@@ -59,8 +79,8 @@ class DocumentIndex:
         return cls(index, settings)
 
     @classmethod
-    def load(cls, index_dir: Path, settings: IndexSettings) -> DocumentIndex:
-        return cls(faiss.read_index(str(index_dir / INDEX_FILE)), settings)
+    def load(cls, index_dir: Path, settings: IndexSettings, exact: ExactScores | None = None) -> DocumentIndex:
+        return cls(faiss.read_index(str(index_dir / INDEX_FILE)), settings, exact)
 
     def save(self, index_dir: Path) -> None:
         with replacing(index_dir / INDEX_FILE) as partial:
@@ -94,8 +114,19 @@ class DocumentIndex:
         # Both selectors must stay referenced until the search returns: FAISS holds raw pointers.
         batch = faiss.IDSelectorBatch(excluded) if len(excluded) else None
         selector = faiss.IDSelectorNot(batch) if batch is not None else None
-        scores, ids = self.index.search(queries, k, params=self._search_parameters(selector))
-        return scores, ids
+        wide = max(k, self.settings.rerank) if self.exact else k
+        scores, ids = self.index.search(queries, wide, params=self._search_parameters(selector))
+        return self._rerank(queries, scores, ids, k) if self.exact else (scores, ids)
+
+    def _rerank(self, queries: np.ndarray, scores: np.ndarray, ids: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        best_scores = np.full((len(queries), k), -np.inf, dtype=np.float32)
+        best_ids = np.full((len(queries), k), -1, dtype=np.int64)
+        for row, (query, found) in enumerate(zip(queries, ids, strict=True)):
+            found = found[found >= 0]
+            exact = self.exact(query, found)
+            top = np.argsort(-exact, kind="stable")[:k]
+            best_scores[row, :len(top)], best_ids[row, :len(top)] = exact[top], found[top]
+        return best_scores, best_ids
 
 
 def load_index(params: Params) -> DocumentIndex:
@@ -104,12 +135,14 @@ def load_index(params: Params) -> DocumentIndex:
     it; FAISS searches are read-only), and again only when the file changes."""
     check_index(params)
     stat = (params.paths.index_dir / INDEX_FILE).stat()
-    return _read_index(params.paths.index_dir.resolve(), stat.st_mtime_ns, stat.st_size, params.index)
+    return _read_index(params.paths.index_dir.resolve(), stat.st_mtime_ns, stat.st_size, params.index,
+                       params.paths.embeddings_dir.resolve())
 
 
 @functools.lru_cache(maxsize=4)
-def _read_index(index_dir: Path, mtime_ns: int, size: int, settings: IndexSettings) -> DocumentIndex:
-    return DocumentIndex.load(index_dir, settings)
+def _read_index(index_dir: Path, mtime_ns: int, size: int, settings: IndexSettings, embeddings_dir: Path) -> DocumentIndex:
+    exact = ExactScores(*load_document_vectors(embeddings_dir)[:2]) if settings.rerank else None
+    return DocumentIndex.load(index_dir, settings, exact)
 
 
 def check_index(params: Params) -> None:

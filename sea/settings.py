@@ -74,6 +74,7 @@ class IndexSettings(_Section):
     nprobe: int = Field(default=16, ge=1)
     ef_search: int = Field(default=64, ge=1)
     train_sample: int = Field(default=200_000, ge=1)
+    rerank: int = Field(default=0, ge=0)  # > 0: re-score this many candidates exactly from documents.npy (PQ indexes)
 
     @field_validator("factory")
     @classmethod

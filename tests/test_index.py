@@ -80,3 +80,21 @@ def test_the_index_is_read_once_per_process_and_again_when_rebuilt(vital_sample,
     mtime = (copy / INDEX_FILE).stat().st_mtime_ns
     build_index(params)
     assert (copy / INDEX_FILE).stat().st_mtime_ns != mtime and load_index(params) is not first
+
+
+def test_a_compressed_index_re_scored_exactly_finds_what_exact_search_finds(vital_sample):
+    from sea.index import ExactScores
+
+    vectors, doc_ids = _vectors(vital_sample)
+    exact = DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="Flat"))
+    compressed = DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="IVF8,PQ8", nprobe=8))
+    reranked = DocumentIndex(compressed.index, IndexSettings(factory="IVF8,PQ8", nprobe=8, rerank=100),
+                             ExactScores(np.load(vital_sample.paths.embeddings_dir / "documents.npy", mmap_mode="r"), doc_ids))
+    queries, visited = vectors[:40], set(doc_ids[::3].tolist())
+    truth_scores, truth = exact.search(queries, 10, exclude=visited)
+    _, approximate = compressed.search(queries, 10, exclude=visited)
+    scores, found = reranked.search(queries, 10, exclude=visited)
+    overlap = lambda a, b: np.mean([len(set(x) & set(y)) / 10 for x, y in zip(a, b)])  # noqa: E731
+    assert overlap(approximate, truth) < 0.95 and overlap(found, truth) >= 0.99
+    np.testing.assert_allclose(scores[found == truth], truth_scores[found == truth], atol=1e-5)
+    assert not set(found.ravel().tolist()) & visited
