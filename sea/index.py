@@ -20,6 +20,30 @@ INDEX_FILE = "documents.faiss"
 INDEX_SIDECAR = "index.json"
 
 
+_PQ_SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
+_OVERHEAD = 1.25  # index structures, ids and search buffers beyond the codes themselves
+
+
+def choose_factory(count: int, dimension: int, memory_gb: float) -> str:
+    """The most exact index whose vectors fit memory_gb (autofaiss's rule, simplified): all
+    vectors as they are (exact Flat up to 1M vectors, else IVF) when they fit; otherwise IVF with
+    the largest product-quantiser code that fits, each vector in (m + 8 id) bytes. IVF gets about
+    4·√N lists, a power of two, with ≥ 39 training vectors a list."""
+    budget = memory_gb * 1e9 / _OVERHEAD
+    lists = max(1, min(1 << round(np.log2(4 * np.sqrt(count))), count // 39))
+    if count * (4 * dimension + 8) <= budget:
+        return "Flat" if count <= 1_000_000 else f"IVF{lists},Flat"
+    fitting = [m for m in _PQ_SIZES if dimension % m == 0 and count * (m + 8) <= budget]
+    if not fitting:
+        raise ParamsError(f"index.memory_gb: {memory_gb:g} GB cannot hold {count:,} vectors even as 8-byte codes; "
+                          f"raise it to at least {count * 16 * _OVERHEAD / 1e9:.1f}, or give index.factory yourself")
+    return f"IVF{lists},PQ{max(fitting)}"
+
+
+def resolved_factory(settings: IndexSettings, count: int, dimension: int) -> str:
+    return choose_factory(count, dimension, settings.memory_gb) if settings.factory == "auto" else settings.factory
+
+
 def _inner(index: faiss.Index) -> faiss.Index:
     return faiss.downcast_index(index.index) if isinstance(index, faiss.IndexIDMap) else index
 
@@ -54,11 +78,12 @@ class DocumentIndex:
     @classmethod
     def build(cls, vectors: np.ndarray, doc_ids: np.ndarray, settings: IndexSettings, seed: int = 0) -> DocumentIndex:
         dimension = vectors.shape[1]
+        factory = resolved_factory(settings, len(vectors), dimension)
         try:
-            index = faiss.index_factory(dimension, settings.factory, faiss.METRIC_INNER_PRODUCT)
+            index = faiss.index_factory(dimension, factory, faiss.METRIC_INNER_PRODUCT)
         except RuntimeError as error:
             raise ParamsError(
-                f"index.factory: {settings.factory!r} does not fit embeddings of dimension {dimension} "
+                f"index.factory: {factory!r} does not fit embeddings of dimension {dimension} "
                 f"({str(error).strip().splitlines()[-1]}); choose a PQ size that divides {dimension}"
             ) from None
         if not isinstance(index, faiss.IndexIDMap):
@@ -68,7 +93,7 @@ class DocumentIndex:
             needed = getattr(faiss.try_extract_index_ivf(inner), "nlist", 1)
             if len(vectors) < needed:
                 raise ParamsError(
-                    f"index.factory: {settings.factory!r} needs at least {needed} vectors to train, the knowledge base has "
+                    f"index.factory: {factory!r} needs at least {needed} vectors to train, the knowledge base has "
                     f"{len(vectors)}; use 'Flat' or fewer IVF lists for a knowledge base this small"
                 )
             sample = np.random.default_rng(seed).permutation(len(vectors))[: settings.train_sample]
@@ -169,6 +194,7 @@ def build_index(params: Params) -> dict:
     index.save(params.paths.index_dir)
     sidecar = {
         "factory": params.index.factory,
+        "built_as": resolved_factory(params.index, len(vectors), int(vectors.shape[1])),  # what `auto` chose
         "metric": "inner_product",
         "documents": index.size,
         "dimension": int(vectors.shape[1]),

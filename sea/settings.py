@@ -75,12 +75,15 @@ class IndexSettings(_Section):
     ef_search: int = Field(default=64, ge=1)
     train_sample: int = Field(default=200_000, ge=1)
     rerank: int = Field(default=0, ge=0)  # > 0: re-score this many candidates exactly from documents.npy (PQ indexes)
+    memory_gb: float = Field(default=1.0, gt=0)  # factory: auto picks the most exact index that fits this
 
     @field_validator("factory")
     @classmethod
     def _factory_parses(cls, factory: str) -> str:
         import faiss
 
+        if factory == "auto":
+            return factory
         try:
             faiss.index_factory(_FACTORY_PROBE_DIM, factory, faiss.METRIC_INNER_PRODUCT)
         except RuntimeError as error:

@@ -98,3 +98,18 @@ def test_a_compressed_index_re_scored_exactly_finds_what_exact_search_finds(vita
     assert overlap(approximate, truth) < 0.95 and overlap(found, truth) >= 0.99
     np.testing.assert_allclose(scores[found == truth], truth_scores[found == truth], atol=1e-5)
     assert not set(found.ravel().tolist()) & visited
+
+
+def test_auto_picks_the_most_exact_index_that_fits_the_memory_budget(vital_sample):
+    from sea.index import choose_factory
+
+    assert choose_factory(500, 384, 1.0) == "Flat"
+    assert choose_factory(2_000_000, 384, 8.0) == "IVF4096,Flat"  # 3 GB of vectors fit
+    assert choose_factory(7_100_000, 384, 1.0) == "IVF8192,PQ96"  # the full dump in 1 GB: (96 + 8) B a vector
+    assert choose_factory(7_100_000, 384, 0.5) == "IVF8192,PQ48"
+    with pytest.raises(ParamsError, match="index.memory_gb"):
+        choose_factory(7_100_000, 384, 0.1)
+    vectors, doc_ids = _vectors(vital_sample)
+    assert choose_factory(500, 384, 0.0005) == "IVF12,PQ192"  # 0.5 MB: too small for the 0.77 MB of Flat
+    index = DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="auto", memory_gb=0.0005))
+    assert index.size == 500 and index.search(vectors[:1], 5)[1][0, 0] == doc_ids[0]
