@@ -19,11 +19,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
+from sea.errors import SourceError
 from sea.files import read_json, write_json, write_parquet
 from sea.kb.build import Categorizer, finish_report, rows_of, usable_documents
 from sea.kb.multistream import Shard, index_path_for, plan_shards, read_header, shard_documents
 from sea.kb.schema import DOCUMENT_SCHEMA, PARAGRAPH_SCHEMA, KnowledgeBaseWriter, SkipCounts, SourceNotes
-from sea.errors import SourceError
 from sea.settings import EmbeddingSettings, Params, require_input
 
 MULTISTREAM_SUFFIX = "-multistream.xml.bz2"
