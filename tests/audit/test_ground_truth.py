@@ -14,7 +14,8 @@ def test_planted_regions_are_regions_where_the_testee_answers_at_chance(vital_sa
     testee = SimulatedTestee("paper-regime", profile, vital_sample, embedder)
     assert len(planted) == round(0.05 * 500) and len(set(planted.values())) == profile.blind_spot_regions
     assert {d: testee.error_rate(d) for d in planted} == dict.fromkeys(planted, 0.75)  # chance on four options
-    assert all(testee.error_rate(d) == profile.base_error for d in testee.category if d not in planted)
+    documents = pd.read_parquet(vital_sample.paths.kb_dir / "documents.parquet", columns=["doc_id"])["doc_id"]
+    assert all(testee.error_rate(d) == profile.base_error for d in documents if d not in planted)
     # Each region is a neighbourhood in embedding space, not a random draw of documents.
     vectors, ids, _ = load_document_vectors(vital_sample.paths.embeddings_dir)
     row = {int(d): i for i, d in enumerate(ids)}
