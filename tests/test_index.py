@@ -111,5 +111,6 @@ def test_auto_picks_the_most_exact_index_that_fits_the_memory_budget(vital_sampl
         choose_factory(7_100_000, 384, 0.1)
     vectors, doc_ids = _vectors(vital_sample)
     assert choose_factory(500, 384, 0.0005) == "IVF12,PQ192"  # 0.5 MB: too small for the 0.77 MB of Flat
-    index = DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="auto", memory_gb=0.0005))
+    assert choose_factory(500, 384, 0.00001) == "IVF12,PQ8"  # 10 kB: the smallest code
+    index = DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="auto", memory_gb=0.00001))  # quick to train
     assert index.size == 500 and index.search(vectors[:1], 5)[1][0, 0] == doc_ids[0]
