@@ -120,8 +120,8 @@ def usable_documents(documents: Iterator[SourceDocument], params: Params, skips:
         yield doc
 
 
-def finish_report(writer: KnowledgeBaseWriter, kb: KbSettings, skips: SkipCounts, notes: SourceNotes, started: float) -> dict:
-    """The build report, written beside the tables; an error when no document was usable."""
+def commit_with_report(writer: KnowledgeBaseWriter, kb: KbSettings, skips: SkipCounts, notes: SourceNotes, started: float) -> dict:
+    """Write the build report beside the tables and commit them; an error when no document was usable."""
     if writer.documents_written == 0:
         raise SourceError(
             f"{kb.input}: no usable documents for source {kb.source!r} (skipped: {skips.counts or 'nothing'}); "
@@ -137,6 +137,7 @@ def finish_report(writer: KnowledgeBaseWriter, kb: KbSettings, skips: SkipCounts
         "seconds": round(time.perf_counter() - started, 2),
     }
     writer.add_file(BUILD_REPORT_FILE, json.dumps(report, indent=2) + "\n")
+    writer.commit()
     return report
 
 
@@ -148,16 +149,10 @@ def build_knowledge_base(params: Params, progress: bool = True) -> dict:
     started = time.perf_counter()
     documents = itertools.islice(usable_documents(open_source(params, skips, notes, progress), params, skips), kb.max_documents)
     categorizer = Categorizer(params)
-    writer = KnowledgeBaseWriter(params.paths.kb_dir)
-    try:
+    with KnowledgeBaseWriter(params.paths.kb_dir) as writer:
         with tqdm(unit="doc", desc=f"building {kb.source}", disable=not progress, total=kb.max_documents) as bar:
             while chunk := list(itertools.islice(documents, kb.chunk_documents)):
                 rows = rows_of(chunk, categorizer.assign(chunk), kb.source)
                 writer.write(rows.documents, rows.paragraphs)
                 bar.update(len(chunk))
-        report = finish_report(writer, kb, skips, notes, started)
-        writer.commit()
-        return report
-    except BaseException:
-        writer.abort()
-        raise
+        return commit_with_report(writer, kb, skips, notes, started)

@@ -109,6 +109,13 @@ class KnowledgeBaseWriter:
     def add_file(self, name: str, text: str) -> None:
         (self.scratch / name).write_text(text, encoding="utf-8")
 
+    def __enter__(self) -> KnowledgeBaseWriter:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self.scratch.exists():  # not committed (an error, or an early return): nothing half-written stays
+            self.abort()
+
     def commit(self) -> None:
         self._close()
         shutil.rmtree(self.out_dir, ignore_errors=True)

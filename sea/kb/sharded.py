@@ -21,7 +21,7 @@ from tqdm import tqdm
 
 from sea.errors import SourceError
 from sea.files import read_json, write_json, write_parquet
-from sea.kb.build import Categorizer, finish_report, rows_of, usable_documents
+from sea.kb.build import Categorizer, commit_with_report, rows_of, usable_documents
 from sea.kb.multistream import Shard, index_path_for, plan_shards, read_header, shard_documents
 from sea.kb.schema import DOCUMENT_SCHEMA, PARAGRAPH_SCHEMA, KnowledgeBaseWriter, SkipCounts, SourceNotes
 from sea.settings import EmbeddingSettings, Params, require_input
@@ -126,9 +126,8 @@ def merge_shards(params: Params, shards: list[Shard], folder: Path, started: flo
     kb = params.kb
     skips, seen = SkipCounts(), set()
     notes = SourceNotes(**read_json(_part(folder, shards[0])[2])["notes"])
-    writer = KnowledgeBaseWriter(params.paths.kb_dir)
-    groups = _RowGroups(writer, kb.chunk_documents)
-    try:
+    with KnowledgeBaseWriter(params.paths.kb_dir) as writer:
+        groups = _RowGroups(writer, kb.chunk_documents)
         for shard in tqdm(shards, unit="shard", desc="merging shards", disable=not progress):
             taken = writer.documents_written + len(groups.documents)
             if kb.max_documents is not None and taken >= kb.max_documents:
@@ -146,9 +145,4 @@ def merge_shards(params: Params, shards: list[Shard], folder: Path, started: flo
             paragraphs = pq.read_table(paragraphs_part)
             groups.add(documents, paragraphs.filter(pc.is_in(paragraphs.column("doc_id"), value_set=documents.column("doc_id"))))
         groups.close()
-        report = finish_report(writer, kb, skips, notes, started)
-        writer.commit()
-        return report
-    except BaseException:
-        writer.abort()
-        raise
+        return commit_with_report(writer, kb, skips, notes, started)
