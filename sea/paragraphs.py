@@ -99,6 +99,10 @@ class ParagraphStore:
             yield from (t for (t,) in self._db.execute(
                 f"SELECT text FROM paragraphs WHERE rank IN ({','.join('?' * len(batch))}) ORDER BY rank", batch))
 
+    def category_of(self, doc_id: int) -> str | None:
+        found = self._db.execute("SELECT category FROM documents WHERE doc_id = ?", (int(doc_id),)).fetchone()
+        return found[0] if found else None
+
     def document_of(self, para_id: int) -> int:
         found = self._db.execute("SELECT doc_id FROM paragraphs WHERE para_id = ?", (int(para_id),)).fetchone()
         if found is None:
@@ -113,8 +117,7 @@ class DocumentCategories:
         self.store = store
 
     def get(self, doc_id: int, default: str = "") -> str:
-        found = self.store._db.execute("SELECT category FROM documents WHERE doc_id = ?", (int(doc_id),)).fetchone()
-        return found[0] if found and found[0] is not None else default
+        return self.store.category_of(doc_id) or default
 
 
 class DocumentOf:
