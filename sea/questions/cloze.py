@@ -3,7 +3,8 @@
 The answer is a typed span of the paragraph — a person, place, organisation, group, work, event,
 language, year or quantity found by spaCy — blanked out of its sentence. Common nouns are never
 answers: a blind review found them testing word choice rather than facts. A span is refused when
-the title or the rest of the sentence gives it away, when it could be computed from the sentence
+the title or the rest of the sentence gives it away (in any form: "Scottish" for "Scotland"), when
+it is part of a compound word ("Indo-Iranian"), when it could be computed from the sentence
 (a unit conversion, a city's country after its name), when it is only the date of a statistic,
 or when it or its sentence is broken (unbalanced quotes or brackets, a cut span, a list).
 
@@ -14,11 +15,13 @@ continent" or a city); groups (nationalities, religions, a region's people, poli
 in only for their own kind and never for one that contains them ("British" for "Scottish"). They
 come from semantically near documents' spans, then from the titles of the answer's type whose
 articles are nearest its own; never in the paragraph, never sharing a word with the answer or
-with each other, never a year after the knowledge base's date or one the sentence's other years
-rule out; capitalised, introduced ("the …") and, for people, named as fully as the answer. The
+with each other, never a year after the knowledge base's date, one the sentence's other years
+rule out or one far outside the paragraph's own dates, never half or double a quantity; capitalised, introduced ("the …") and, for people, named as fully as the answer. The
 article moves into the blank, chosen by sound ("a European"), when the sentence has "a"/"an"
-before the answer. Among those, the ones whose embedding is closest to the answer's without being a paraphrase are
-tried first, and kept only if each reads as the answer's kind and number where it stands.
+before the answer. Among those, the ones closest to the answer and fitting the blank's sentence and
+the paragraph's article best (each told by its own article's vector where it has one) are tried
+first, never a paraphrase of the answer, and kept only if each reads as the answer's kind and
+number where it stands.
 Candidates are scored and the best `per_paragraph` kept; a paragraph with none good enough
 yields none, with the reasons recorded. Phrasings come from templates that name the answer's
 kind only when it is told reliably (a year or a quantity), and are neutral otherwise."""
@@ -49,6 +52,9 @@ _KIND_WEIGHT = {YEAR: 0.8, QUANTITY: 0.8}
 YEAR_FORM = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 QUANTITY_FORM = re.compile(r"^(\d[\d,]*(?:\.\d+)?)\s+([A-Za-z][A-Za-z.]*(?:\s[A-Za-z.]+)?)$")
 _WORD = re.compile(r"[a-z0-9]+")
+_LETTERS = re.compile(r"[^\W\d_]+")
+GIVEN_PREFIX = 4  # letters a name shares with another word before that word gives it away
+STATISTIC_AFTER = 12  # words after a year read for a statistic it dates
 _ARTICLE = re.compile(r"^(an?|An?) (.+)$")
 READ_WINDOW = 3  # words either side of the blank when an option is read in place
 READ_SPARE = 1  # candidates read beyond those still needed, in case some fail
@@ -56,6 +62,7 @@ _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
 _CONVERSION = re.compile(r"^\s*\(\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")  # "60 mm (2.4 in)": the second is arithmetic
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
+YEAR_MARGIN = 10  # ... and within this many of the paragraph's own earliest and latest years
 STATS_SAMPLE = 200_000  # paragraphs read for the latest year
 # "X is a country in …" -> "country": what an article's subject is, from its first sentence.
 _DEFINITION = re.compile(r"\b(?:is|was|are|were)\s+(?:(?:one of|any of|a|an|the)\s+)*(.+)", re.I)
@@ -93,7 +100,7 @@ KIND_OF_GROUP = {word: kind for kind, words in GROUP_KINDS.items() for word in w
 CONTAINS = {"british": {"english", "scottish", "welsh"}, "dutch": {"netherlandish", "flemish", "hollandic"},
             "belgian": {"flemish", "walloon"}}
 # "886,040 inhabitants in ___", "as of ___", "the ___ census": the date of a statistic, not a fact worth knowing.
-_STATISTIC_WORDS = frozenset("inhabitants population residents census estimate estimated estimates million billion".split())
+_STATISTIC_WORDS = frozenset("inhabitants population residents census estimate estimated estimates million billion speakers".split())
 _LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
 # "in Florence, ___": the place before the comma names the one in the blank.
 _PLACE_THEN_ITS_COUNTRY = re.compile(r"\b(in|at|of|near) [A-Z][\w.'’-]+(?: [A-Z][\w.'’-]+)*,\s*$")
@@ -443,6 +450,8 @@ def answer_problem(span: Span, title: str) -> str | None:
     if span.sentence.count(span.text) != 1:
         return "the answer appears twice in its sentence"
     before, _, after = span.sentence.partition(span.text)
+    if before.endswith(("-", "–")) or after.startswith(("-", "–")):
+        return "part of a compound word (\"Indo-___\")"
     if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")):
         return "a number computable from the sentence (a unit conversion)"
     if span.kind == YEAR and _statistic_date(before, after):
@@ -454,14 +463,30 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "the title gives the answer away"
     if words & content_words(before + " " + after):
         return "the rest of the sentence gives the answer away"
+    if word_form_given(span.text, f"{title} {before} {after}"):
+        return "another form of the answer's name is in the question (\"Scottish\" for \"Scotland\")"
     if instruction_like(span.sentence):  # also when the blank would hide the words that give it away
         return f"the sentence {INSTRUCTION_LIKE}"
     return None
 
 
+def word_form_given(answer: str, text: str) -> bool:
+    """Does the text name the answer in another form: "Scottish" for "Scotland", "Chilean" for
+    "Chile", "Curium" for "Curie"? (A name's first four letters or more, at least half of it,
+    begin a word of the text.)"""
+    words = {w.lower() for w in _LETTERS.findall(text)}
+    for name in _LETTERS.findall(answer):
+        if name[0].isupper() and len(name) >= GIVEN_PREFIX:
+            stem = name[:max(GIVEN_PREFIX, (len(name) + 1) // 2)].lower()
+            if any(w.startswith(stem) for w in words):
+                return True
+    return False
+
+
 def _statistic_date(before: str, after: str) -> bool:
-    """A year that only dates a figure: "886,040 inhabitants in ___", "as of the ___ census"."""
-    near = before.lower().split()[-8:] + after.lower().split()[:3]
+    """A year that only dates a figure: "886,040 inhabitants in ___", "In ___, the official
+    population was 672,545", "as of the ___ census"."""
+    near = before.lower().split()[-8:] + after.lower().split(".")[0].split()[:STATISTIC_AFTER]
     return (bool(_STATISTIC_WORDS & {w.strip(".,;") for w in near}) or any(_LARGE_NUMBER.match(w) for w in near)
             or before.lower().rstrip().endswith(("as of", "as of the")))
 
@@ -521,7 +546,7 @@ def _nearby_values(answer: Span, rng: np.random.Generator) -> list[str]:
         return [str(value + int(o)) for o in offsets]
     number, unit = QUANTITY_FORM.match(answer.text).groups()
     value = float(number.replace(",", ""))
-    factors = rng.permutation([0.5, 0.6, 0.75, 1.25, 1.5, 2.0, 2.5, 3.0])
+    factors = rng.permutation([0.6, 0.7, 0.8, 0.9, 1.15, 1.3, 1.45, 1.6])  # never half or double: they stand out
     decimals = len(number.partition(".")[2])
     values = [round(value * f, decimals) for f in factors]
     return [f"{v:,.{decimals}f} {unit}" if "," in number else f"{v:.{decimals}f} {unit}" for v in values if v > 0 and v != value]
@@ -538,7 +563,7 @@ class Candidate:
 
 Encode = Callable[[list[str]], np.ndarray]  # texts -> normalised embeddings
 CONSIDERED = 5  # distractor candidates read in place, most tempting first
-POOL_LIMIT = 16  # same-kind candidates compared with the answer: neighbours' spans (nearest documents first), then related titles
+POOL_LIMIT = 24  # same-kind candidates compared with the answer: neighbours' spans (nearest documents first), then related titles
 
 
 def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats, rng: np.random.Generator) -> list[str]:
@@ -559,6 +584,9 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
     values += [v for v in _nearby_values(span, rng) if _norm(v) not in texts and _norm(v) not in paragraph
                and same_form(Span(span.kind, v, ""), span, stats)]
     values = list(dict.fromkeys(v for v in values if v != span.text))
+    if span.kind == YEAR:  # a year the paragraph's own dates make absurd ("2024" for a player who retired in 2006)
+        years = [int(y) for y in YEAR_FORM.findall(paragraph)] or [int(span.text)]
+        values = [v for v in values if min(years) - YEAR_MARGIN <= int(v) <= max(years) + YEAR_MARGIN]
     if len(values) < 3:
         return values
     closeness = [abs(_value(v) - _value(span.text)) for v in values]
@@ -566,16 +594,23 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
     return [nearest[i] for i in sorted(rng.choice(len(nearest), 3, replace=False))]
 
 
-def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray]) -> tuple[list[str], float]:
-    """The names in the similarity band, closest to the answer first, none sharing a word with a
-    closer one (two options that name one thing leave three real choices), and the mean
-    similarity of the first three."""
+def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray], context: np.ndarray | None = None,
+                   articles: dict[str, np.ndarray] | None = None) -> tuple[list[str], float]:
+    """The names whose own embedding is in the similarity band with the answer's, none sharing a
+    word with a better one (two options that name one thing leave three real choices), and the
+    mean similarity of the first three. Best first: closest to the answer plus closest to the
+    `context` the blank stands in, each name told by its article's vector where it has one
+    (a capital for Scotland's: "Glasgow", "Dublin" before "Oslo")."""
     if span.kind in (YEAR, QUANTITY):
         return names, 0.5
     scores = np.array([float(vectors[name] @ vectors[span.text]) for name in names])
+    articles = articles or {}
+    told = [articles.get(name, vectors[name]) for name in names]
+    fit = np.array([float(v @ articles.get(span.text, vectors[span.text])) + (float(v @ context) if context is not None else 0.0)
+                    for v in told])
     low, high = SIMILARITY_BAND
     ranked, words = [], set()
-    for i in np.argsort(-scores, kind="stable"):
+    for i in np.argsort(-fit, kind="stable"):
         if low <= scores[i] < high and not content_words(names[i]) & words and len(ranked) < CONSIDERED:
             ranked.append(int(i))
             words |= content_words(names[i])
@@ -612,11 +647,22 @@ def _read_alike(candidate: Candidate, readings: list[Reading] | None) -> tuple[l
 Related = Callable[[Span], list[Span]]  # an answer -> titles of its type whose articles are nearest its own
 
 
+@dataclass(frozen=True)
+class Setting:
+    """Where the paragraph stands in the knowledge base, for distractors that fit it: `related`
+    titles for an answer, the article vectors of names that have an article, and `home`, the
+    vector of the paragraph's own article."""
+    related: Related = lambda span: []
+    article_vectors: Callable[[list[str]], dict[str, np.ndarray]] = lambda names: {}
+    home: np.ndarray | None = None
+
+
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span], finder: EntityFinder, encode: Encode,
-                 n: int, variants: int, seed: int, related: Related = lambda span: []
+                 n: int, variants: int, seed: int, setting: Setting = Setting()
                  ) -> tuple[list[tuple[Draft, list[str]]], list[tuple[str, str]]]:
     """Up to n (draft, rephrasings) pairs for the paragraph, the best by score, and the candidates
-    dropped with reasons. Distractors come from the neighbours' spans, then from `related`."""
+    dropped with reasons. Distractors come from the neighbours' spans, then from the setting's
+    related titles, and those that fit the blank's sentence and the paragraph's article best are tried first."""
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
     paragraph = _norm(text)
     pools, dropped, seen = [], [], set()
@@ -632,21 +678,26 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         if needs_a_type(span, finder.stats):
             dropped.append((span.text, f"no article says what this {span.kind} is, so no distractor can be shown to be of its kind"))
             continue
-        pool = _same_kind(span, [*neighbour_spans, *related(span)], paragraph, finder.stats, rng)
+        pool = _same_kind(span, [*neighbour_spans, *setting.related(span)], paragraph, finder.stats, rng)
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue
         pools.append((span, pool))
+    named = [(span, pool, *_with_article(span)) for span, pool in pools]
+    clozes = [span.sentence.replace(blanked, BLANK, 1).replace('"', "'") for span, _, blanked, _ in named]
     names = sorted({t for span, pool in pools if span.kind not in (YEAR, QUANTITY) for t in (span.text, *pool)})
-    vectors = dict(zip(names, encode(names), strict=True)) if names else {}  # one call for the paragraph
+    texts = names + [cloze for (span, *_), cloze in zip(named, clozes, strict=True) if span.kind not in (YEAR, QUANTITY)]
+    vectors = dict(zip(texts, encode(texts), strict=True)) if texts else {}  # one call for the paragraph
+    articles = setting.article_vectors(names)
     candidates = []
-    for span, pool in pools:
-        distractors, closeness = _most_tempting(span, pool, vectors)
+    for (span, pool, _, written), cloze in zip(named, clozes, strict=True):
+        context = vectors.get(cloze)
+        if context is not None and setting.home is not None:
+            context = (context + setting.home) / np.linalg.norm(context + setting.home)
+        distractors, closeness = _most_tempting(span, pool, vectors, context, articles)
         if len(distractors) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors close to the answer but not paraphrases"))
             continue
-        blanked, written = _with_article(span)
-        cloze = span.sentence.replace(blanked, BLANK, 1).replace('"', "'")
         score = _KIND_WEIGHT.get(span.kind, 1.0) + closeness - 0.01 * max(0, len(cloze.split()) - 30)
         candidates.append(Candidate(span, written(span.text), [written(d) for d in distractors], cloze, score))
     ranked = sorted(candidates, key=lambda c: -c.score)  # stable: ties keep the paragraph's order

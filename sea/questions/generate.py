@@ -21,6 +21,7 @@ from sea.questions.cloze import (
     CorpusStats,
     Definitions,
     EntityFinder,
+    Setting,
     Span,
     cloze_drafts,
     fill_definitions,
@@ -32,7 +33,7 @@ from sea.questions.shuffle import phrasings_to_questions
 from sea.questions.writer import rephrase, write_drafts
 from sea.settings import Params
 
-RELATED_TITLES = 8  # same-type titles offered as distractors beside the neighbours' spans
+RELATED_TITLES = 12  # same-type titles offered as distractors beside the neighbours' spans
 TYPE_SAMPLE = 20_000  # documents of one type compared with the answer's (a type of the full dump may hold millions)
 
 
@@ -157,22 +158,29 @@ class QuestionGenerator:
         neighbours = self._neighbour_paragraphs(paragraph.doc_id)
         self.finder.prime([(paragraph.para_id, paragraph.text)], neighbours)
         spans = [span for para_id, text in neighbours for span in self.finder.distractor_spans(para_id, text)]
+        home = np.asarray(self._doc_vectors[self._doc_row[paragraph.doc_id]])
+        setting = Setting(lambda span: self._related(span, home), self._article_vectors, home)
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text, spans, self.finder, self.encode,
-                                     settings.per_paragraph, settings.variants, settings.seed, self._related)
+                                     settings.per_paragraph, settings.variants, settings.seed, setting)
         return Drafted(made, [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in dropped])
 
-    def _related(self, span: Span) -> list[Span]:
+    def _related(self, span: Span, home: np.ndarray) -> list[Span]:
         """Titles the knowledge base gives the answer's type, their articles nearest the answer's
-        own first ("Mindanao", an island -> "Sumatra", "Borneo", …)."""
+        own and the paragraph's (`home`) first ("Mindanao", an island -> "Sumatra", "Borneo", …)."""
         stats = self.finder.stats
         doc_id = stats.document_of(span.text)
         if doc_id is None or doc_id not in self._doc_row:
             return []
         members = self._members(stats.type_of(span.text))
         vectors = np.asarray(self._doc_vectors[[self._doc_row[d] for d in members]])
-        scores = vectors @ np.asarray(self._doc_vectors[self._doc_row[doc_id]])
+        scores = vectors @ (np.asarray(self._doc_vectors[self._doc_row[doc_id]]) + home)
         nearest = [members[i] for i in np.argsort(-scores, kind="stable") if members[i] != doc_id][:RELATED_TITLES]
         return [stats.as_span(d, span.kind) for d in nearest]
+
+    def _article_vectors(self, names: list[str]) -> dict[str, np.ndarray]:
+        """The vectors of the articles about these names, for those that have one."""
+        rows = {name: self._doc_row.get(self.finder.stats.document_of(name)) for name in names}
+        return {name: np.asarray(self._doc_vectors[row]) for name, row in rows.items() if row is not None}
 
     def _members(self, noun: str) -> list[int]:
         """The documents of a type that have vectors, at most TYPE_SAMPLE of them (seeded), sorted."""

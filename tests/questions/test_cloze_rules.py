@@ -9,6 +9,7 @@ from sea.questions.cloze import (
     YEAR,
     CorpusStats,
     EntityFinder,
+    Setting,
     Span,
     _most_tempting,
     _nearby_values,
@@ -18,6 +19,7 @@ from sea.questions.cloze import (
     cloze_drafts,
     same_form,
     what_it_is,
+    word_form_given,
 )
 from sea.questions.model import Question
 from sea.questions.rubric import check
@@ -78,8 +80,9 @@ def test_titles_of_the_answer_type_serve_as_distractors(finder):
     countries = [finder.stats.as_span(doc_id, "place") for doc_id in (2, 3, 7, 20, 21, 22)]  # Libya, Africa, Canada, Egypt, …
     vectors = {name: np.array([0.6, 0.8]) for name in ("Libya", "Africa", "Canada", "Egypt", "Kenya", "Chad")}
     vectors["Sudan"] = np.array([1.0, 0.0])
-    encode = lambda texts: np.array([vectors[t] for t in texts])  # noqa: E731
-    made, dropped = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0, related=lambda span: countries)
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731  (sentences: one context)
+    made, dropped = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0,
+                                 setting=Setting(related=lambda span: countries))
     [(draft, _)] = made
     assert draft.answer == "Sudan" and set(draft.options) - {"Sudan"} <= {"Libya", "Canada", "Egypt", "Kenya", "Chad"}
     assert draft.question.startswith("Which country completes")  # the stem names the type every option shares
@@ -123,6 +126,16 @@ def test_a_broken_span_or_sentence_is_refused():
     assert "cut off" in answer_problem(Span("place", "Gulf of", "It flows into the Gulf of Mexico."), "Caracas")
 
 
+def test_another_form_of_the_answer_in_the_question_gives_it_away():
+    assert word_form_given("Scotland", "Robert led ___ in the First War of Scottish Independence")
+    assert word_form_given("Pierre Curie", "Curium was named after Marie and ___") and word_form_given("Chile", "a Chilean politician")
+    assert word_form_given("an Italian", "He led the Kingdom of Italy")
+    assert not word_form_given("Moldavian", "a national hero in Moldova") and not word_form_given("Paris", "the Parliament")
+    span = Span("person", "Alessandro Volta", "It is named after Alessandro Volta.")
+    assert "another form" in answer_problem(span, "Volt")
+    assert "compound" in answer_problem(Span("group", "Iranian", "It is in the Indo-Iranian branch."), "Nepali language")
+
+
 def test_a_unit_conversion_is_not_a_question():
     sentence = "The blade is at least 60 mm (2.4 in) long."
     assert "unit conversion" in answer_problem(Span(QUANTITY, "2.4 in", sentence), "Knife")
@@ -138,6 +151,33 @@ def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
     assert made_up and all(int(year) <= 2024 for year in made_up)
 
 
+def test_year_distractors_stay_within_the_paragraph_dates_and_quantities_are_never_half_or_double():
+    stats = CorpusStats([], latest_year=2024)
+    paragraph = "he played from 1989 to 2006. he won the award as a player in 1998."
+    answer = Span(YEAR, "1998", "He won the award as a player in 1998.")
+    pool = [Span(YEAR, y, "") for y in ("2024", "2013", "1890", "2001", "1975")]
+    for seed in range(5):
+        years = _same_kind(answer, pool, paragraph, stats, np.random.default_rng(seed))
+        assert len(years) == 3 and all(1979 <= int(y) <= 2016 for y in years)  # 1989–2006, ten years either side
+    values = _nearby_values(Span(QUANTITY, "70,550 square kilometres", "x"), np.random.default_rng(0))
+    assert values and not {"35,275 square kilometres", "141,100 square kilometres"} & set(values)
+
+
+def test_distractors_that_fit_the_sentence_and_the_article_come_first():
+    answer = Span("place", "Edinburgh", "Scotland's capital is Edinburgh.")
+    names = {"Edinburgh": [1.0, 0.0, 0.0], "Oslo": [0.7, 0.0, 0.714], "Glasgow": [0.6, 0.8, 0.0], "Cardiff": [0.6, 0.64, 0.48],
+             "Bergen": [0.6, 0.0, 0.8]}
+    vectors = {name: np.array(v) for name, v in names.items()}
+    ranked, _ = _most_tempting(answer, ["Oslo", "Bergen", "Glasgow", "Cardiff"], vectors)
+    assert ranked[0] == "Oslo"  # nearest the answer by name alone
+    scotland = np.array([0.0, 1.0, 0.0])
+    ranked, _ = _most_tempting(answer, ["Oslo", "Bergen", "Glasgow", "Cardiff"], vectors, context=scotland)
+    assert ranked[:2] == ["Glasgow", "Cardiff"]
+    articles = {"Bergen": np.array([0.6, 0.8, 0.0])}  # what its article says outweighs its name
+    ranked, _ = _most_tempting(answer, ["Oslo", "Bergen", "Glasgow", "Cardiff"], vectors, context=scotland, articles=articles)
+    assert ranked.index("Bergen") < ranked.index("Oslo")
+
+
 def test_no_year_distractor_the_sentence_rules_out():
     stats = CorpusStats([], latest_year=2024)
     answer = Span(YEAR, "1979", "He served from 1971 until his overthrow in 1979.")
@@ -151,6 +191,8 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     assert "statistic" in answer_problem(Span(YEAR, "2011", "At the 2011 census it had 500 people."), "Marseille")
     assert "statistic" in answer_problem(Span(YEAR, "2020", "It had 13 million residents as of the 2020 United States census."), "Ohio")
     assert answer_problem(Span(YEAR, "1979", "He was overthrown in 1979."), "Idi Amin") is None
+    sentence = "In 2021, the official population of Wrocław was 672,545, making it the third-largest city in Poland."
+    assert "statistic" in answer_problem(Span(YEAR, "2021", sentence), "Wrocław")  # the figure comes well after the year
     sentence = "The painting is in the Uffizi Gallery in Florence, Italy."
     assert "names it" in answer_problem(Span("place", "Italy", sentence), "The Birth of Venus")
     assert answer_problem(Span("place", "Florence", sentence), "The Birth of Venus") is None
@@ -196,7 +238,7 @@ def test_an_article_before_the_blank_moves_into_it(finder):
     neighbours = [Span("group", g, "x") for g in ("German", "Australian", "Argentine", "Canadian", "Irish")]
     vectors = {t: np.array([1.0, 0.0]) * 0.6 + np.array([0.0, 0.8]) for t in ("American", "German", "Australian", "Argentine", "Canadian", "Irish")}
     vectors["American"] = np.array([1.0, 0.0])
-    made, dropped = cloze_drafts(1, "Tiger Woods", text, neighbours, finder, lambda texts: np.array([vectors[t] for t in texts]),
+    made, dropped = cloze_drafts(1, "Tiger Woods", text, neighbours, finder, lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts]),
                                  n=3, variants=2, seed=0)
     [(draft, _)] = made
     assert "is _____ professional golfer" in draft.question and "an American" in draft.options
