@@ -49,7 +49,7 @@ def sheet(round_: int, suffix: str) -> Path:
 def draw(run_id: str, round_: int, seed: int) -> None:
     run = RunDir(Path("runs") / run_id)
     sample = asked_questions(run).sample(SAMPLE, random_state=seed)
-    paragraphs = ParagraphStore(run.params.paths.kb_dir).rows(sample["para_id"])
+    paragraphs = ParagraphStore(run.params.paths.kb_dir).rows(sample["para_id"].drop_duplicates())  # two questions of one paragraph: one row
     rows = []
     for q in sample.itertuples():
         paragraph = paragraphs.loc[q.para_id]
