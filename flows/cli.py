@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from sea.errors import SeaError
+from sea.files import read_json
 from sea.settings import load_params
 
 
@@ -153,8 +154,22 @@ def _report(args: argparse.Namespace) -> None:
     from sea.audit.rundir import open_run
 
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
-    out = build_report(run, args.out or run.root / "audit.html")
+    out = build_report(run, args.out or run.root / "audit.html", args.findings)
     print(f"report: {out} (self-contained; open it in any browser, offline)")
+
+
+def _findings(args: argparse.Namespace) -> None:
+    from flows.tracking import log_findings
+    from sea.audit.rundir import open_run
+    from sea.findings.analysis import findings_markdown, write_findings
+
+    params = load_params(args.params)
+    run = open_run(params.audit.runs_dir, args.run_id, None)
+    run.check()  # clusters of damaged or inconsistent files would name wrong errors
+    written = write_findings(run, params.findings, args.out or run.root / "findings")
+    log_findings(run, written)
+    print(findings_markdown(read_json(written[0])))
+    print(f"written: {', '.join(str(path) for path in written)}")
 
 
 def _compare(args: argparse.Namespace) -> None:
@@ -213,7 +228,14 @@ def parser() -> argparse.ArgumentParser:
     report = groups.add_parser("report", help="write a run's self-contained HTML report (no model is called)")
     report.add_argument("run_id")
     report.add_argument("--out", type=Path, help="where to write it (default: runs/<run_id>/audit.html)")
+    report.add_argument("--findings", type=Path, help="the `sea findings` output to show (default: runs/<run_id>/findings)")
     report.set_defaults(run=_report)
+    findings = groups.add_parser("findings", help="each testee's failures grouped into named error clusters, with a map "
+                                                   "(no model is called)")
+    findings.add_argument("run_id")
+    findings.add_argument("--out", type=Path, help="where to write findings.json, findings.md and map.png "
+                                                   "(default: runs/<run_id>/findings)")
+    findings.set_defaults(run=_findings)
     compare = groups.add_parser("compare", help="what changed between two audits: error rates, and the earlier "
                                                  "audit's sources re-asked to the current testee")
     compare.add_argument("previous", help="the earlier run id")

@@ -254,6 +254,17 @@ class AuditSettings(_Section):
         return testees
 
 
+class FindingsSettings(_Section):
+    """`sea findings`: each testee's source paragraphs grouped into named error clusters."""
+
+    distance_threshold: float = Field(default=0.8, gt=0, le=2)  # cosine distance at which groups of sources stay apart
+    min_cluster_size: int = Field(default=3, ge=2)  # smaller groups are left unclustered
+    terms: int = Field(default=5, ge=1)  # distinctive terms naming a cluster
+    titles: int = Field(default=3, ge=1)  # central titles shown per cluster
+    examples: int = Field(default=3, ge=0)  # wrong answers shown per cluster
+    seed: int = 0  # the map's t-SNE layout
+
+
 class Params(_Section):
     paths: PathSettings = PathSettings()
     kb: KbSettings = KbSettings()
@@ -267,6 +278,7 @@ class Params(_Section):
     questions: QuestionSettings = QuestionSettings()
     search: SearchSettings = SearchSettings()
     audit: AuditSettings = AuditSettings()
+    findings: FindingsSettings = FindingsSettings()
 
     @model_validator(mode="after")
     def _simulated_profiles_exist(self) -> Params:

@@ -16,7 +16,7 @@ from flows.cli import parser
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("sea", "flows", "tasks")
-SECTIONS = ("kb", "embedding", "index", "models", "budget", "prices", "simulated", "questions", "search", "audit")
+SECTIONS = ("kb", "embedding", "index", "models", "budget", "prices", "simulated", "questions", "search", "audit", "findings")
 _READS = re.compile(r"\bparams\.(" + "|".join(SECTIONS) + r")\b")
 STAGES = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
 

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from sea.audit.rundir import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
-from sea.files import write_json, write_parquet, write_text
+from sea.files import read_table, write_json, write_parquet, write_text
 from sea.search.arms import BASELINE
 
 STEPS_CSV, DAG_JSON, CATEGORIES_CSV = "steps.csv", "dag.json", "categories.csv"
@@ -41,6 +41,16 @@ def gather_arm(arm: ArmDir) -> dict[str, Path]:
         written[CATEGORIES_CSV] = arm.root / CATEGORIES_CSV
         write_text(written[CATEGORIES_CSV], category_table(pd.read_parquet(written[PARAGRAPHS])).to_csv(index=False))
     return written
+
+
+def arm_tables(arm: ArmDir) -> dict[str, pd.DataFrame]:
+    """An arm's whole-run tables (gathered first if need be); empty before its first step."""
+    files = {name: arm.root / name for name in (PARAGRAPHS, QUESTIONS, ANSWERS, CATEGORIES_CSV)}
+    if not all(path.is_file() for path in files.values()):
+        gather_arm(arm)
+    if not files[PARAGRAPHS].is_file():
+        return {}
+    return {name: pd.read_csv(path) if name.endswith(".csv") else read_table(path).to_pandas() for name, path in files.items()}
 
 
 def category_table(paragraphs: pd.DataFrame) -> pd.DataFrame:

@@ -14,10 +14,10 @@ import pandas as pd
 
 from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
-from sea.audit.outputs import CATEGORIES_CSV, curves, gather_arm, summarise
+from sea.audit.outputs import CATEGORIES_CSV, arm_tables, curves, summarise
 from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.choices import LETTERS
-from sea.files import read_table, write_text
+from sea.files import read_json, write_text
 from sea.questions.model import Outcome
 from sea.search.arms import ARMS
 
@@ -43,16 +43,9 @@ def _table(frame: pd.DataFrame, floats: str = "{:.3f}") -> str:
     return f"<table><tr>{head}</tr>{rows}</table>"
 
 
-def _arm_tables(arm: ArmDir) -> dict[str, pd.DataFrame]:
-    files = {name: arm.root / name for name in (PARAGRAPHS, QUESTIONS, ANSWERS, CATEGORIES_CSV)}
-    if not all(path.is_file() for path in files.values()):
-        gather_arm(arm)
-    if not files[PARAGRAPHS].is_file():
-        return {}
-    return {name: pd.read_csv(path) if name.endswith(".csv") else read_table(path).to_pandas() for name, path in files.items()}
-
-
-def build_report(run: RunDir, out: Path) -> Path:
+def build_report(run: RunDir, out: Path, findings_dir: Path | None = None) -> Path:
+    """The page; the error clusters come from `sea findings` output in findings_dir (default:
+    runs/<run_id>/findings), and are said to be missing when it has none."""
     run.check()  # a report of damaged or inconsistent files would state wrong figures
     summary = pd.DataFrame(summarise(run)["arms"])
     sections = [f"<h1>SEA audit <code>{html.escape(run.run_id)}</code></h1>", _setup(run), "<h2>Results</h2>",
@@ -61,9 +54,10 @@ def build_report(run: RunDir, out: Path) -> Path:
     curve_rows = pd.read_csv(io.StringIO(curves(run)))
     if not curve_rows.empty:
         sections += ["<h2>Cumulative error rate per arm</h2>", _img(curve_figure(curve_rows), "error curves")]
-    tables = {arm: _arm_tables(arm) for arm in run.arms()}
+    tables = {arm: arm_tables(arm) for arm in run.arms()}
     tables = {arm: t for arm, t in tables.items() if t}
     sections += _blind_spots(run, tables)
+    sections += _findings(findings_dir or run.root / "findings", run.run_id)
     categories = pd.concat([t[CATEGORIES_CSV].assign(arm=arm.arm, testee=arm.testee) for arm, t in tables.items()]) if tables else None
     if categories is not None and not categories.empty:
         sections += ["<h2>Errors by category</h2>", _img(category_figure(categories), "errors by category"),
@@ -120,6 +114,35 @@ def _blind_spots(run: RunDir, tables: dict[ArmDir, dict]) -> list[str]:
             "<p class=muted>The simulated testee answers at chance inside planted regions of the knowledge base. "
             "precision: share of an arm's sources inside a planted region; recall: share of regions with at least one "
             "source; budget_inside: share of questions asked inside planted regions.</p>", _table(frame)]
+
+
+def _findings(directory: Path, run_id: str) -> list[str]:
+    path = directory / "findings.json"
+    if not path.is_file():
+        return ["<h2>Error clusters</h2>", f"<p class=muted>Not computed yet: <code>sea findings {html.escape(run_id)}</code> "
+                "groups each testee's failures into named clusters.</p>"]
+    result = read_json(path)
+    parts = ["<h2>Error clusters</h2>",
+             "<p class=muted>Each testee's source paragraphs grouped by topic (average-linkage clustering of their articles' "
+             "vectors) and named by their most distinctive terms (class-based TF-IDF) and most central titles.</p>"]
+    for testee in result["testees"]:
+        parts.append(f"<h3>{html.escape(testee['testee'])}</h3><p>{testee['sources']} sources, {testee['clustered']} of them "
+                     f"in {len(testee['clusters'])} clusters.</p>")
+        if not testee["clusters"]:
+            parts.append(f"<p>Too few sources to cluster (a cluster needs {result['settings']['min_cluster_size']}).</p>")
+            continue
+        rows = [{"cluster": c["cluster"], "distinctive terms": ", ".join(c["terms"]), "central titles": "; ".join(c["titles"]),
+                 "sources": c["sources"], "questions": c["questions"], "error rate": c["error_rate"],
+                 "categories": ", ".join(f"{name} {n}" for name, n in c["categories"].items())} for c in testee["clusters"]]
+        parts.append(_table(pd.DataFrame(rows), floats="{:.2f}"))
+        truth = testee.get("ground_truth")
+        if truth and truth["rows"]:
+            parts.append(f"<p>Against the {truth['regions']} planted blind spots ({truth['sources_inside']} sources inside them): "
+                         f"adjusted Rand {truth['adjusted_rand']:.2f}, homogeneity {truth['homogeneity']:.2f}, "
+                         f"completeness {truth['completeness']:.2f}.</p>")
+    if (directory / "map.png").is_file():
+        parts.append(_img((directory / "map.png").read_bytes(), "map of error clusters"))
+    return parts
 
 
 def _most_failed(tables: dict[ArmDir, dict]) -> list[str]:

@@ -31,7 +31,7 @@ BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.
 QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 # Sections that may change between a run and its resumption without changing its result.
-_RESUMABLE_CHANGES = ("audit.mlflow_tracking_uri", "audit.mlflow_experiment")
+_RESUMABLE_CHANGES = ("audit.mlflow_tracking_uri", "audit.mlflow_experiment", "findings.")  # findings: read after the audit
 
 
 def new_run_id() -> str:

@@ -14,8 +14,9 @@ def test_the_report_is_one_offline_page_with_every_section(workspace, tmp_path):
         run_steps(arm, in_process(workspace))
     page = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
     for heading in ("Results", "Cumulative error rate per arm", "Planted blind spots and what each arm found",
-                    "Errors by category", "Relation DAGs", f"The {TOP_PARAGRAPHS} most-failed paragraphs"):
+                    "Errors by category", "Relation DAGs", f"The {TOP_PARAGRAPHS} most-failed paragraphs", "Error clusters"):
         assert f">{heading}<" in page, heading
+    assert "Not computed yet: <code>sea findings test</code>" in page  # the clusters come from `sea findings`
     assert not re.search(r"(src|href)=\"https?://", page)  # nothing loaded from the network
     assert page.count("data:image/png;base64,") == 1 + 1 + 2  # curves, categories, the DAGs of sea and no_pruning
     assert page.count("<details>") == TOP_PARAGRAPHS

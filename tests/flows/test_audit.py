@@ -13,6 +13,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from flows.audit import sea_audit
+from flows.cli import main
 from sea.audit import rundir
 from sea.audit.rundir import RunDir
 from sea.audit.workspace import Workspace
@@ -25,7 +26,8 @@ from tests.flows.conftest import subprocess_env, write_params
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefect_server, mlflow_uri, vital_sample, tmp_path):
+def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefect_server, mlflow_uri, vital_sample, tmp_path,
+                                                                           capsys):
     params_path = write_params(small_audit(vital_sample, tmp_path / "runs"), tmp_path / "params.yaml")
     summary = sea_audit(params_path=params_path, run_id="logged", summary_dir=str(tmp_path / "reports"))
     assert {row["arm"] for row in summary["arms"]} == {"sea", "no_pruning", "random"}
@@ -48,6 +50,14 @@ def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefe
         artifacts = {a.path for a in client.list_artifacts(child.info.run_id)}
         assert {"answers.parquet", "questions.parquet", "paragraphs.parquet", "dag.json", "dag.png", "categories.csv",
                 "steps.csv", "curve.png"} <= artifacts
+
+    # `sea findings` logs the clusters to the audit's parent run; an unknown run is one clear line.
+    assert main(["--params", params_path, "--quiet", "findings", "logged"]) == 0
+    logged = client.get_run(parent.info.run_id).data.metrics
+    assert {"findings.simulated-probe.clusters", "findings.simulated-probe.clustered_share"} <= set(logged)
+    assert {"findings/findings.json", "findings/findings.md"} <= {a.path for a in client.list_artifacts(parent.info.run_id, "findings")}
+    assert main(["--params", params_path, "findings", "nope"]) == 2
+    assert "no run 'nope'" in capsys.readouterr().err
 
     ledger = Workspace.of(tmp_path / "runs" / "logged").models.ledger
     calls_before = {(u["role"], u["model"]): u["calls"] for u in ledger.summary()}

@@ -1,0 +1,58 @@
+"""Findings of a finished small audit on the simulated testee: every source accounted for, names
+and examples from the run's own files, and clusters that follow the planted blind spots."""
+
+import json
+
+import numpy as np
+
+from sea.audit.ground_truth import planted_for
+from sea.audit.report import build_report
+from sea.audit.rundir import open_run
+from sea.audit.steps import in_process, run_steps
+from sea.audit.workspace import Workspace
+from sea.findings.analysis import evaluated, write_findings
+from sea.findings.clusters import UNCLUSTERED, recovery
+from sea.settings import FindingsSettings
+from tests.audit.conftest import small_audit
+
+
+def test_findings_of_a_small_simulated_audit(vital_sample, tmp_path):
+    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=1500, search__arms=["sea"])
+    workspace = Workspace.of(open_run(params.audit.runs_dir, "test", params).root)
+    for arm in workspace.run.arms():
+        run_steps(arm, in_process(workspace))
+    settings = FindingsSettings(min_cluster_size=2, distance_threshold=0.75)
+    written = write_findings(workspace.run, settings, tmp_path / "findings")
+    assert [p.name for p in written] == ["findings.json", "findings.md", "map.png"]
+    [found] = json.loads(written[0].read_text(encoding="utf-8"))["testees"]
+    seen = evaluated(workspace.run, "simulated:probe")
+    sources = seen.paragraphs[seen.paragraphs["source"]]
+    assert found["sources"] == len(sources) > 0 and set(found["assignments"]) == {str(p) for p in sources["para_id"]}
+    assert sum(c["sources"] for c in found["clusters"]) == found["clustered"] > 0
+    for cluster in found["clusters"]:
+        assert cluster["terms"] and cluster["titles"] and 0 <= cluster["wrong"] <= cluster["questions"]
+        for example in cluster["examples"]:  # wrong answers, the testee's own
+            assert example["answer"] != example["gold"]
+            asked = seen.asked.set_index("question_id").loc[example["question_id"]]
+            assert asked["outcome"] != "correct" and found["assignments"][str(asked["para_id"])] == cluster["cluster"]
+    # The ground truth: the clusters follow the planted regions better than the same clusters shuffled.
+    planted = planted_for(params, "simulated:probe")
+    inside = [(label, planted[doc]) for (para, label), doc in zip(found["assignments"].items(), sources.set_index("para_id")
+                                                                   .loc[[int(p) for p in found["assignments"]], "doc_id"])
+              if doc in planted]
+    labels, truth = np.array([label for label, _ in inside]), np.array([region for _, region in inside])
+    assert found["ground_truth"]["sources_inside"] == len(inside)
+    assert found["ground_truth"]["homogeneity"] == recovery(labels, truth)["homogeneity"]
+    # The clusters agree with the planted regions far better than with regions of the same sizes drawn at random.
+    shuffled = [recovery(labels, np.random.default_rng(seed).permutation(truth))["adjusted_rand"] for seed in range(50)]
+    assert found["ground_truth"]["regions_with_sources"] >= 2
+    assert found["ground_truth"]["adjusted_rand"] > np.mean(shuffled) + 0.2
+    # The report shows them: the table, the recovery figures, the map.
+    page = build_report(workspace.run, tmp_path / "audit.html", tmp_path / "findings").read_text(encoding="utf-8")
+    section = page.split(">Error clusters<")[1].split("<h2>")[0]
+    assert "distinctive terms" in section and "adjusted Rand" in section and 'alt="map of error clusters"' in section
+    # Too few sources for a cluster: said in words, not an error.
+    written = write_findings(workspace.run, FindingsSettings(min_cluster_size=10_000), tmp_path / "none")
+    assert "Too few sources to cluster" in written[1].read_text(encoding="utf-8")
+    page = build_report(workspace.run, tmp_path / "audit.html", tmp_path / "none").read_text(encoding="utf-8")
+    assert "Too few sources to cluster" in page
