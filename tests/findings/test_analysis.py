@@ -11,7 +11,7 @@ from sea.audit.rundir import open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
 from sea.findings.analysis import evaluated, write_findings
-from sea.findings.clusters import UNCLUSTERED, recovery
+from sea.findings.clusters import recovery
 from sea.settings import FindingsSettings
 from tests.audit.conftest import small_audit
 
