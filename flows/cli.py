@@ -159,17 +159,42 @@ def _report(args: argparse.Namespace) -> None:
 
 
 def _findings(args: argparse.Namespace) -> None:
-    from flows.tracking import log_findings
+    from flows.tracking import log_to_audit
     from sea.audit.rundir import open_run
-    from sea.findings.analysis import findings_markdown, write_findings
+    from sea.findings.analysis import findings_markdown, findings_metrics, write_findings
 
     params = load_params(args.params)
     run = open_run(params.audit.runs_dir, args.run_id, None)
     run.check()  # clusters of damaged or inconsistent files would name wrong errors
-    written = write_findings(run, params.findings, args.out or run.root / "findings")
-    log_findings(run, written)
-    print(findings_markdown(read_json(written[0])))
+    out = args.out or run.root / "findings"
+    written = write_findings(run, params.findings, out)
+    result = read_json(written[0])
+    log_to_audit(run, findings_metrics(result), written, "findings")
+    print(findings_markdown(result))
     print(f"written: {', '.join(str(path) for path in written)}")
+    if args.retest:
+        for testee in run.params.testee_settings():
+            _retest_one(run, params, testee.model, params.findings.retest_questions, out)
+
+
+def _retest(args: argparse.Namespace) -> None:
+    from sea.audit.rundir import open_run
+
+    params = load_params(args.params)
+    run = open_run(params.audit.runs_dir, args.run_id, None)
+    run.check()
+    _retest_one(run, params, args.testee or run.params.models.testee.model, args.n or params.findings.retest_questions,
+                args.out or run.root / "findings")
+
+
+def _retest_one(run, params, testee: str, sample: int | None, out: Path) -> None:
+    from flows.tracking import log_to_audit
+    from sea.audit.rundir import slug
+    from sea.findings.retest import cluster_assignments, format_retest, retest, retest_metrics
+
+    result = retest(run, testee, sample, params.findings.seed, out, cluster_assignments(out, testee))
+    log_to_audit(run, retest_metrics(result), [out / f"retest-{slug(testee)}.json"], "findings")
+    print(format_retest(result))
 
 
 def _compare(args: argparse.Namespace) -> None:
@@ -235,7 +260,16 @@ def parser() -> argparse.ArgumentParser:
     findings.add_argument("run_id")
     findings.add_argument("--out", type=Path, help="where to write findings.json, findings.md and map.png "
                                                    "(default: runs/<run_id>/findings)")
+    findings.add_argument("--retest", action="store_true", help="then run `sea retest` on every testee of the run")
     findings.set_defaults(run=_findings)
+    retest = groups.add_parser("retest", help="ask a testee its wrong answers again with the source paragraph shown: "
+                                              "fixed, the same wrong answer, or another")
+    retest.add_argument("run_id")
+    retest.add_argument("--testee", help="a model string the run audited (default: models.testee)")
+    retest.add_argument("--n", type=int, help="a seeded sample of this many wrong answers (default: findings.retest_questions)")
+    retest.add_argument("--out", type=Path, help="where to write retest-<testee>.json, beside the findings "
+                                                 "(default: runs/<run_id>/findings)")
+    retest.set_defaults(run=_retest)
     compare = groups.add_parser("compare", help="what changed between two audits: error rates, and the earlier "
                                                  "audit's sources re-asked to the current testee")
     compare.add_argument("previous", help="the earlier run id")

@@ -13,7 +13,7 @@ from pathlib import Path
 import mlflow
 from mlflow.tracking import MlflowClient
 
-from sea.audit.rundir import COMPARE_DIR, ArmDir, RunDir, flatten, slug
+from sea.audit.rundir import COMPARE_DIR, ArmDir, RunDir, flatten
 from sea.files import read_json, write_json
 
 RECORD = "mlflow.json"
@@ -107,16 +107,11 @@ class AuditTracker:
                 mlflow.log_artifact(str(path), artifact_path)
 
 
-def log_findings(run: RunDir, written: list[Path]) -> None:
-    """On the audit's parent run: the findings files as artifacts, and per testee the number of
-    clusters, the share of sources clustered and, against planted blind spots, the recovery figures."""
-    findings = read_json(written[0])
+
+def log_to_audit(run: RunDir, metrics: dict[str, float | None], files: list[Path], artifact_path: str) -> None:
+    """Metrics (numbers only: None is left out) and files on the audit's parent run, as `sea findings`
+    and `sea retest` leave them."""
     tracker = AuditTracker(run)
     with tracker.audit():
-        for testee in findings["testees"]:
-            prefix = f"findings.{slug(testee['testee'])}"
-            values = {"clusters": len(testee["clusters"]),
-                      "clustered_share": testee["clustered"] / testee["sources"] if testee["sources"] else None,
-                      **{key: testee.get("ground_truth", {}).get(key) for key in ("adjusted_rand", "homogeneity", "completeness")}}
-            mlflow.log_metrics({f"{prefix}.{key}": float(value) for key, value in values.items() if value is not None})
-        tracker.log_files(written, "findings")
+        mlflow.log_metrics({key: float(value) for key, value in metrics.items() if value is not None})
+        tracker.log_files(files, artifact_path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 LETTERS = "ABCD"
 
 TESTEE_INSTRUCTION = "Answer the multiple-choice question below. Reply with the letter of the correct option only, as \"Answer: X\"."
+EVIDENCE_LABEL = "Paragraph: "  # begins an open-book prompt's one line of evidence, a JSON string
 
 
 def format_options(options: list[str]) -> str:

@@ -184,6 +184,7 @@ class SimulatedProfile(_Section):
     blind_spot_share: float = Field(default=0.05, ge=0, le=1)  # share of documents inside blind spots
     base_error: float = Field(default=0.2, ge=0, le=1)  # error rate outside blind spots
     category_error: dict[str, float] = {}  # error rate for whole categories, overriding base_error
+    context_adoption: float = Field(default=0.3, ge=0, le=1)  # shown the paragraph: share answered from it (sea retest)
     seed: int = 0
 
     @field_validator("category_error")
@@ -262,6 +263,7 @@ class FindingsSettings(_Section):
     terms: int = Field(default=5, ge=1)  # distinctive terms naming a cluster
     titles: int = Field(default=3, ge=1)  # central titles shown per cluster
     examples: int = Field(default=3, ge=0)  # wrong answers shown per cluster
+    retest_questions: int | None = Field(default=500, ge=1)  # sea retest: wrong answers re-asked (None: all)
     seed: int = 0  # the map's t-SNE layout
 
 

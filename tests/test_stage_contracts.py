@@ -56,12 +56,20 @@ def _closure(start: set[Path]) -> set[Path]:
 
 def stage_modules(command: str) -> set[Path]:
     """The project files the stage's CLI handler can reach: flows/cli.py's top-level imports, the
-    handler's own (lazy) imports, and everything those import. flows/cli.py itself only parses
-    arguments and prints, so it is no stage's dependency (else any new command would rerun all)."""
+    (lazy) imports of the handler and of the cli.py functions it calls, and everything those
+    import. flows/cli.py itself only parses arguments and prints, so it is no stage's dependency
+    (else any new command would rerun all)."""
     handler = parser().parse_args(command.split()[1:]).run
     tree = ast.parse((REPO / "flows" / "cli.py").read_text())
-    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == handler.__name__)
-    return _closure(_imported(tree.body) | _imported(ast.walk(function))) - {REPO / "flows" / "cli.py"}
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    reached, todo = set(), [handler.__name__]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo += [n.id for n in ast.walk(functions[name]) if isinstance(n, ast.Name) and n.id in functions]
+    lazy = set().union(*(_imported(ast.walk(functions[name])) for name in reached))
+    return _closure(_imported(tree.body) | lazy) - {REPO / "flows" / "cli.py"}
 
 
 def _covered(path: Path, deps: list[str]) -> bool:
@@ -85,3 +93,4 @@ def test_the_contract_check_sees_lazy_imports_and_params_reads():
     assert REPO / "sea" / "llm" / "simulated.py" in audit  # imported inside a function of sea/llm/registry.py
     assert REPO / "sea" / "index.py" in audit
     assert "index" in {s for p in audit for s in _READS.findall(p.read_text())}
+    assert REPO / "sea" / "findings" / "retest.py" in stage_modules(STAGES["findings"]["cmd"])  # through a helper the handler calls

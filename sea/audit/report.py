@@ -142,6 +142,29 @@ def _findings(directory: Path, run_id: str) -> list[str]:
                          f"completeness {truth['completeness']:.2f}.</p>")
     if (directory / "map.png").is_file():
         parts.append(_img((directory / "map.png").read_bytes(), "map of error clusters"))
+    return parts + _retests(directory)
+
+
+def _retests(directory: Path) -> list[str]:
+    results = [read_json(path) for path in sorted(directory.glob("retest-*.json"))]
+    if not results:
+        return []
+    parts = ["<h2>Context retest</h2>", "<p class=muted>Wrong answers asked again with the source paragraph shown "
+             "(as data the prompt says never to obey): fixed, the same wrong answer (the model keeps its memory "
+             "against the context), or another wrong answer.</p>"]
+    for result in results:
+        if not result["asked"]:
+            parts.append(f"<p>{html.escape(result['testee'])}: no wrong answer to retest.</p>")
+            continue
+        low, high = result["fixed_share_95"]
+        parts.append(f"<h3>{html.escape(result['testee'])}</h3><p>{result['asked']} of {result['wrong_answers']} wrong "
+                     f"answers: <b>{result['fixed_share']:.1%} fixed</b> (95% interval {low:.1%}–{high:.1%}), "
+                     f"{result['same_share']:.1%} the same wrong answer, {result['changed_share']:.1%} another.</p>")
+        for key in ("by_cluster", "by_category"):
+            if result[key]:
+                parts.append(_table(pd.DataFrame(result[key]).rename(columns={"changed": "another", "fixed_share": "fixed share",
+                                                                              "same_share": "same share", "changed_share": "another share"}),
+                                    floats="{:.2f}"))
     return parts
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 
 from sea.audit.ground_truth import planted_for
 from sea.audit.outputs import arm_tables
-from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, RunDir
+from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, RunDir, slug
 from sea.choices import LETTERS
 from sea.embeddings import load_document_vectors
 from sea.files import replacing, write_json, write_text
@@ -145,6 +145,18 @@ def write_findings(run: RunDir, settings: FindingsSettings, out: Path) -> list[P
         with replacing(written[-1]) as partial:
             partial.write_bytes(map_figure([p for p in panels if p]))
     return written
+
+
+def findings_metrics(result: dict) -> dict[str, float | None]:
+    """Per testee: clusters, the share of sources clustered and, against planted blind spots, the recovery."""
+    metrics = {}
+    for testee in result["testees"]:
+        prefix = f"findings.{slug(testee['testee'])}"
+        truth = testee.get("ground_truth", {})
+        metrics.update({f"{prefix}.clusters": len(testee["clusters"]),
+                        f"{prefix}.clustered_share": testee["clustered"] / testee["sources"] if testee["sources"] else None,
+                        **{f"{prefix}.{key}": truth.get(key) for key in ("adjusted_rand", "homogeneity", "completeness")}})
+    return metrics
 
 
 def findings_markdown(result: dict) -> str:

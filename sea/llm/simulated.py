@@ -4,19 +4,22 @@ It is black-box like a real model: it sees only the prompt text. It reads the op
 the prompt, embeds the question, retrieves the nearest document from the knowledge base and
 answers with the option that document's text supports — except inside a planted blind spot
 (a region of embedding space around a few seed documents), where it guesses, and outside with a
-profile-defined error rate (per category if set). Each decision is seeded by the prompt, so the
-same prompt always gets the same answer while rephrasings are independent draws."""
+profile-defined error rate (per category if set). Shown the paragraph (an open-book prompt), it
+answers from the paragraph with the profile's context_adoption probability, and otherwise exactly
+as it would without it: the memory-context conflict `sea retest` measures. Each decision is seeded
+by the prompt, so the same prompt always gets the same answer while rephrasings are independent draws."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from sea.choices import LETTERS, TESTEE_INSTRUCTION
+from sea.choices import EVIDENCE_LABEL, LETTERS, TESTEE_INSTRUCTION
 from sea.embeddings import Embedder, load_document_vectors
 from sea.index import load_index
 from sea.llm.batching import MicroBatcher
@@ -40,6 +43,16 @@ def parse_prompt(prompt: str) -> tuple[str, dict[str, str]]:
         elif line.strip() and line.strip() != TESTEE_INSTRUCTION:
             question.append(line.strip())
     return " ".join(question), options
+
+
+def split_evidence(prompt: str) -> tuple[str, str | None]:
+    """(the closed-book prompt, the paragraph shown) of an open-book prompt; (prompt, None) for any
+    other. The paragraph is one JSON line, so nothing inside it can pose as the question or an option."""
+    _, marker, rest = prompt.partition("\n" + EVIDENCE_LABEL)
+    if not marker:
+        return prompt, None
+    evidence, _, question = rest.partition("\n\n")
+    return f"{TESTEE_INSTRUCTION}\n\n{question}", json.loads(evidence)
 
 
 def supported_option(options: dict[str, str], evidence: str) -> str:
@@ -96,14 +109,24 @@ class SimulatedTestee:
         return self.profile.category_error.get(self.category.get(doc_id, ""), self.profile.base_error)
 
     def _answer_batch(self, prompts: Sequence[str]) -> list[str]:
-        parsed = [parse_prompt(prompt) for prompt in prompts]
+        shown = [split_evidence(prompt) for prompt in prompts]
+        parsed = [parse_prompt(closed) for closed, _ in shown]
         _, nearest = self.index.search(self.embedder.encode([question for question, _ in parsed]), 1)
-        return [self._answer(prompt, options, int(doc_id)) for prompt, (_, options), doc_id in zip(prompts, parsed, nearest[:, 0], strict=True)]
+        answers = []
+        for prompt, (closed, evidence), (_, options), doc_id in zip(prompts, shown, parsed, nearest[:, 0], strict=True):
+            answer = self._answer(closed, options, int(doc_id))
+            if evidence is not None and len(options) >= 2 and self._rng(prompt).random() < self.profile.context_adoption:
+                answer = f"Answer: {supported_option(options, evidence)}"
+            answers.append(answer)
+        return answers
+
+    def _rng(self, prompt: str) -> np.random.Generator:
+        return np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{self.profile.seed}\x1f{prompt}".encode(), digest_size=8).digest(), "big"))
 
     def _answer(self, prompt: str, options: dict[str, str], doc_id: int) -> str:
         if len(options) < 2:
             return "I don't know."
-        rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{self.profile.seed}\x1f{prompt}".encode(), digest_size=8).digest(), "big"))
+        rng = self._rng(prompt)
         letters = sorted(options)
         if doc_id in self.blind_spots:
             return f"Answer: {rng.choice(letters)}"
