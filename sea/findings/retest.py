@@ -16,6 +16,7 @@ from sea.audit.rundir import ANSWERS, QUESTIONS, RunDir, slug
 from sea.audit.workspace import Workspace
 from sea.errors import ParamsError
 from sea.files import read_json, write_json, write_parquet
+from sea.findings.clusters import UNCLUSTERED
 from sea.llm.ledger import Budget
 from sea.paragraphs import DocumentCategories, ParagraphStore
 from sea.questions.grading import answers_table, ask
@@ -59,7 +60,7 @@ def retest(run: RunDir, testee: str, sample: int | None, seed: int, out: Path, c
     para_of = {q.question_id: q.para_id for q in questions}
     rows = [{"question_id": r["question_id"], "para_id": para_of[r["question_id"]],
              "category": categories.get(int(paragraphs.loc[para_of[r["question_id"]], "doc_id"]), ""),
-             "cluster": (clusters or {}).get(para_of[r["question_id"]]),
+             "cluster": _cluster_name((clusters or {}).get(para_of[r["question_id"]])),
              "status": _status(r, before[r["question_id"]])} for r in records if r["outcome"] != Outcome.FAILED]
     result = {"run_id": run.run_id, "testee": testee, "wrong_answers": int(len(wrong_answers(run, testee))),
               "asked": len(rows), "failed_calls": len(records) - len(rows), **_shares(rows),
@@ -87,6 +88,11 @@ def format_retest(result: dict) -> str:
     lines += [f"{str(row['category'])[:32]:32} {row['asked']:>6} {row['fixed']:>6} {row['same']:>6} {row['changed']:>6}"
               for row in result["by_category"]]
     return "\n".join(lines)
+
+
+def _cluster_name(cluster: int | None) -> int | str | None:
+    """A source's cluster, "unclustered" for a source in none, None for a paragraph that is no source."""
+    return "unclustered" if cluster == UNCLUSTERED else cluster
 
 
 def _status(record: dict, letter_before: str | None) -> str:

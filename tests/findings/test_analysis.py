@@ -7,25 +7,18 @@ import numpy as np
 
 from sea.audit.ground_truth import planted_for
 from sea.audit.report import build_report
-from sea.audit.rundir import open_run
-from sea.audit.steps import in_process, run_steps
-from sea.audit.workspace import Workspace
 from sea.findings.analysis import evaluated, write_findings
 from sea.findings.clusters import recovery
 from sea.settings import FindingsSettings
-from tests.audit.conftest import small_audit
 
 
-def test_findings_of_a_small_simulated_audit(vital_sample, tmp_path):
-    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=1500, search__arms=["sea"])
-    workspace = Workspace.of(open_run(params.audit.runs_dir, "test", params).root)
-    for arm in workspace.run.arms():
-        run_steps(arm, in_process(workspace))
+def test_findings_of_a_small_simulated_audit(finished_audit, tmp_path):
+    run = finished_audit
     settings = FindingsSettings(min_cluster_size=2, distance_threshold=0.75)
-    written = write_findings(workspace.run, settings, tmp_path / "findings")
+    written = write_findings(run, settings, tmp_path / "findings")
     assert [p.name for p in written] == ["findings.json", "findings.md", "map.png"]
     [found] = json.loads(written[0].read_text(encoding="utf-8"))["testees"]
-    seen = evaluated(workspace.run, "simulated:probe")
+    seen = evaluated(run, "simulated:probe")
     sources = seen.paragraphs[seen.paragraphs["source"]]
     assert found["sources"] == len(sources) > 0 and set(found["assignments"]) == {str(p) for p in sources["para_id"]}
     assert sum(c["sources"] for c in found["clusters"]) == found["clustered"] > 0
@@ -36,7 +29,7 @@ def test_findings_of_a_small_simulated_audit(vital_sample, tmp_path):
             asked = seen.asked.set_index("question_id").loc[example["question_id"]]
             assert asked["outcome"] != "correct" and found["assignments"][str(asked["para_id"])] == cluster["cluster"]
     # The ground truth: the clusters follow the planted regions better than the same clusters shuffled.
-    planted = planted_for(params, "simulated:probe")
+    planted = planted_for(run.params, "simulated:probe")
     inside = [(label, planted[doc]) for (para, label), doc in zip(found["assignments"].items(), sources.set_index("para_id")
                                                                    .loc[[int(p) for p in found["assignments"]], "doc_id"])
               if doc in planted]
@@ -48,11 +41,11 @@ def test_findings_of_a_small_simulated_audit(vital_sample, tmp_path):
     assert found["ground_truth"]["regions_with_sources"] >= 2
     assert found["ground_truth"]["adjusted_rand"] > np.mean(shuffled) + 0.2
     # The report shows them: the table, the recovery figures, the map.
-    page = build_report(workspace.run, tmp_path / "audit.html", tmp_path / "findings").read_text(encoding="utf-8")
+    page = build_report(run, tmp_path / "audit.html", tmp_path / "findings").read_text(encoding="utf-8")
     section = page.split(">Error clusters<")[1].split("<h2>")[0]
     assert "distinctive terms" in section and "adjusted Rand" in section and 'alt="map of error clusters"' in section
     # Too few sources for a cluster: said in words, not an error.
-    written = write_findings(workspace.run, FindingsSettings(min_cluster_size=10_000), tmp_path / "none")
+    written = write_findings(run, FindingsSettings(min_cluster_size=10_000), tmp_path / "none")
     assert "Too few sources to cluster" in written[1].read_text(encoding="utf-8")
-    page = build_report(workspace.run, tmp_path / "audit.html", tmp_path / "none").read_text(encoding="utf-8")
+    page = build_report(run, tmp_path / "audit.html", tmp_path / "none").read_text(encoding="utf-8")
     assert "Too few sources to cluster" in page
