@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sea.audit.outputs import arm_tables
-from sea.audit.rundir import ANSWERS, QUESTIONS, RunDir, slug
+from sea.audit.rundir import RunDir, slug
 from sea.audit.workspace import Workspace
 from sea.errors import ParamsError
 from sea.files import read_json, write_json, write_parquet
+from sea.findings.analysis import evaluated
 from sea.findings.clusters import UNCLUSTERED
 from sea.llm.ledger import Budget
 from sea.paragraphs import DocumentCategories, ParagraphStore
@@ -29,12 +29,9 @@ FIXED, SAME, CHANGED = "fixed", "same wrong answer", "another wrong answer"
 
 def wrong_answers(run: RunDir, testee: str) -> pd.DataFrame:
     """Every question the testee answered wrongly in the run (any arm, once), with its answer."""
-    tables = [t for arm in run.arms() if arm.testee == testee and (t := arm_tables(arm))]
-    if not tables:
-        return pd.DataFrame(columns=["question_id"])
-    questions = pd.concat([t[QUESTIONS] for t in tables]).drop_duplicates("question_id")
-    answers = pd.concat([t[ANSWERS] for t in tables]).drop_duplicates("question_id")
-    asked = questions.merge(answers[["question_id", "parsed_letter", "outcome"]], on="question_id")
+    asked = evaluated(run, testee).asked
+    if asked.empty:
+        return pd.DataFrame(columns=["question_id", "para_id", "parsed_letter"])
     wrong = asked[asked["outcome"].isin([Outcome.WRONG, Outcome.UNPARSEABLE])]
     return wrong.sort_values("question_id").reset_index(drop=True)
 
@@ -45,11 +42,10 @@ def retest(run: RunDir, testee: str, sample: int | None, seed: int, out: Path, c
     if testee not in {t.model for t in run.params.testee_settings()}:
         known = ", ".join(t.model for t in run.params.testee_settings())
         raise ParamsError(f"run {run.run_id} did not audit {testee!r} (its testees: {known}); pass one of them to --testee")
-    wrong = wrong_answers(run, testee)
+    wrong = every_wrong = wrong_answers(run, testee)
     if sample is not None and sample < len(wrong):
         wrong = wrong.iloc[np.sort(np.random.default_rng(seed).choice(len(wrong), sample, replace=False))]
-    questions = [question_from_record({k: v for k, v in row.items() if k not in ("parsed_letter", "outcome")})
-                 for row in wrong.to_dict("records")]
+    questions = [question_from_record(row) for row in wrong.to_dict("records")]
     store = ParagraphStore(run.params.paths.kb_dir)
     paragraphs = store.rows(wrong["para_id"].drop_duplicates()) if len(wrong) else pd.DataFrame(columns=["text", "doc_id"])
     prompts = [open_book_messages(paragraphs.loc[q.para_id, "text"], q.question, q.options) for q in questions]
@@ -62,7 +58,7 @@ def retest(run: RunDir, testee: str, sample: int | None, seed: int, out: Path, c
              "category": categories.get(int(paragraphs.loc[para_of[r["question_id"]], "doc_id"]), ""),
              "cluster": _cluster_name((clusters or {}).get(para_of[r["question_id"]])),
              "status": _status(r, before[r["question_id"]])} for r in records if r["outcome"] != Outcome.FAILED]
-    result = {"run_id": run.run_id, "testee": testee, "wrong_answers": int(len(wrong_answers(run, testee))),
+    result = {"run_id": run.run_id, "testee": testee, "wrong_answers": len(every_wrong),
               "asked": len(rows), "failed_calls": len(records) - len(rows), **_shares(rows),
               "by_category": _grouped(rows, "category"),
               "by_cluster": _grouped([r for r in rows if r["cluster"] is not None], "cluster") if clusters else [],
