@@ -197,6 +197,25 @@ def _retest_one(run, params, testee: str, sample: int | None, out: Path) -> None
     print(format_retest(result))
 
 
+def _transfer(args: argparse.Namespace) -> None:
+    from flows.tracking import log_to_audit
+    from sea.audit.rundir import open_run
+    from sea.findings.analysis import write_findings
+    from sea.findings.transfer import transfer, transfer_markdown, transfer_metrics
+
+    params = load_params(args.params)
+    run = open_run(params.audit.runs_dir, args.run_id, None)
+    run.check()
+    out = args.out or run.root / "findings"
+    clusters = out / "findings.json"
+    if not clusters.is_file() or read_json(clusters)["run_id"] != run.run_id:  # the clusters shared or unique
+        write_findings(run, params.findings, out)
+    result = transfer(run, params.findings, out, read_json(clusters))
+    log_to_audit(run, transfer_metrics(result), [out / "transfer.json", out / "transfer.png"], "findings")
+    print(transfer_markdown(result))
+    print(f"written: {out / 'transfer.json'}, {out / 'transfer.md'}, {out / 'transfer.png'}")
+
+
 def _compare(args: argparse.Namespace) -> None:
     from sea.audit.compare import compare_runs, format_comparison
     from sea.audit.rundir import COMPARE_DIR, open_run
@@ -270,6 +289,12 @@ def parser() -> argparse.ArgumentParser:
     retest.add_argument("--out", type=Path, help="where to write retest-<testee>.json, beside the findings "
                                                  "(default: runs/<run_id>/findings)")
     retest.set_defaults(run=_retest)
+    transfer = groups.add_parser("transfer", help="every testee of a run on every other's source paragraphs: whose blind "
+                                                   "spots are whose (the run's questions; new answers within findings.transfer_calls)")
+    transfer.add_argument("run_id")
+    transfer.add_argument("--out", type=Path, help="where to write transfer.json, transfer.md and transfer.png, beside the "
+                                                   "findings (default: runs/<run_id>/findings)")
+    transfer.set_defaults(run=_transfer)
     compare = groups.add_parser("compare", help="what changed between two audits: error rates, and the earlier "
                                                  "audit's sources re-asked to the current testee")
     compare.add_argument("previous", help="the earlier run id")

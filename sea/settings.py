@@ -185,6 +185,8 @@ class SimulatedProfile(_Section):
     base_error: float = Field(default=0.2, ge=0, le=1)  # error rate outside blind spots
     category_error: dict[str, float] = {}  # error rate for whole categories, overriding base_error
     context_adoption: float = Field(default=0.3, ge=0, le=1)  # shown the paragraph: share answered from it (sea retest)
+    shares_regions_of: str | None = None  # another profile, whose first shared_regions regions are blind spots here too
+    shared_regions: int = Field(default=0, ge=0)  # (sea transfer's ground truth: a known overlap between two testees)
     seed: int = 0
 
     @field_validator("category_error")
@@ -264,6 +266,7 @@ class FindingsSettings(_Section):
     titles: int = Field(default=3, ge=1)  # central titles shown per cluster
     examples: int = Field(default=3, ge=0)  # wrong answers shown per cluster
     retest_questions: int | None = Field(default=500, ge=1)  # sea retest: wrong answers re-asked (None: all)
+    transfer_calls: int | None = Field(default=2000, ge=0)  # sea transfer: new calls per testee (None: no limit)
     seed: int = 0  # the map's t-SNE layout
 
 
@@ -292,12 +295,30 @@ class Params(_Section):
                     f"{key}: no simulated profile {settings.name!r}; define it under `simulated:` "
                     f"or use one of {', '.join(self.simulated)}"
                 )
+        for name, profile in self.simulated.items():
+            _check_shared_regions(name, profile, self.simulated)
         return self
 
     def testee_settings(self) -> list[ModelSettings]:
         """models.testee, then each of audit.testees with the same limits and decoding."""
         first = self.models.testee
         return [first, *(first.model_copy(update={"model": model}) for model in self.audit.testees if model != first.model)]
+
+
+def _check_shared_regions(name: str, profile: SimulatedProfile, profiles: dict[str, SimulatedProfile]) -> None:
+    other = profile.shares_regions_of
+    if other is None:
+        if profile.shared_regions:
+            raise ValueError(f"simulated.{name}.shared_regions: set shares_regions_of to the profile they come from")
+        return
+    if other == name or other not in profiles:
+        raise ValueError(f"simulated.{name}.shares_regions_of: {other!r} is not another profile; use one of "
+                         f"{', '.join(p for p in profiles if p != name) or '(none defined)'}")
+    if profiles[other].shares_regions_of is not None:
+        raise ValueError(f"simulated.{name}.shares_regions_of: {other!r} shares regions itself; share from a profile that does not")
+    if profile.shared_regions > profiles[other].blind_spot_regions:
+        raise ValueError(f"simulated.{name}.shared_regions: {profile.shared_regions} is more than the "
+                         f"{profiles[other].blind_spot_regions} regions {other!r} plants")
 
 
 def _describe(error: dict) -> str:

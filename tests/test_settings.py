@@ -72,3 +72,16 @@ def test_params_yaml_states_every_setting_with_the_code_default():
     in_file = flatten(parse_params(yaml.safe_load(text)).model_dump(mode="json"))
     assert sorted(key for key in code if key not in stated) == []
     assert {key: (code[key], in_file[key]) for key in code if code[key] != in_file[key]} == {}
+
+
+@pytest.mark.parametrize(("profiles", "problem"), [
+    ({"a": {"shared_regions": 2}}, r"simulated\.a\.shared_regions: set shares_regions_of"),
+    ({"a": {"shares_regions_of": "a", "shared_regions": 1}}, r"simulated\.a\.shares_regions_of: 'a' is not another profile"),
+    ({"a": {"shares_regions_of": "nobody", "shared_regions": 1}, "b": {}}, r"'nobody' is not another profile; use one of paper-regime, b"),
+    ({"a": {"shares_regions_of": "b", "shared_regions": 1}, "b": {"shares_regions_of": "a", "shared_regions": 1}},
+     r"'b' shares regions itself"),
+    ({"a": {"shares_regions_of": "b", "shared_regions": 4}, "b": {"blind_spot_regions": 3}}, r"4 is more than the 3 regions 'b'"),
+])
+def test_shared_blind_spots_name_a_profile_that_has_them(profiles, problem):
+    with pytest.raises(ParamsError, match=problem):
+        parse_params({"simulated": {"paper-regime": {}, **profiles}})

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from sea.audit.outputs import summarise
 from sea.audit.rundir import COMPARE_DIR, CONFIG_FILE, QUESTIONS, RunDir
+from sea.audit.steps import closed_book_prompt
 from sea.audit.workspace import Workspace
 from sea.files import write_json, write_parquet
 from sea.llm.ledger import Budget
 from sea.questions.grading import answers_table, ask
 from sea.questions.model import Question, question_from_record
-from sea.questions.prompts import testee_messages
 from sea.search.loop import fit_to_budget, paragraph_error_rates
 
 FIXED, STILL_FAILING, NOT_ASKED = "fixed", "still failing", "not re-asked"  # a source's status; counted by key below
@@ -60,7 +60,7 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int) -> dict:
     client = workspace.testee(testee)
     # Its own budget, and its own cache scope: the questions were the earlier audit's, the
     # answers must be today's.
-    prompts = [testee_messages(q.question, q.options) for q in asked]
+    prompts = [closed_book_prompt(workspace, q) for q in asked]
     records, _ = client.run(ask(client, asked, prompts, Budget(calls=calls), f"compare {current.nonce}"))
     para_of = {q.question_id: q.para_id for q in asked}
     now = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])

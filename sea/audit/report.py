@@ -142,7 +142,7 @@ def _findings(directory: Path, run_id: str) -> list[str]:
                          f"completeness {truth['completeness']:.2f}.</p>")
     if (directory / "map.png").is_file():
         parts.append(_img((directory / "map.png").read_bytes(), "map of error clusters"))
-    return parts + _retests(directory)
+    return parts + _retests(directory) + _transfer(directory)
 
 
 def _retests(directory: Path) -> list[str]:
@@ -165,6 +165,30 @@ def _retests(directory: Path) -> list[str]:
                 parts.append(_table(pd.DataFrame(result[key]).rename(columns={"changed": "another", "fixed_share": "fixed share",
                                                                               "same_share": "same share", "changed_share": "another share"}),
                                     floats="{:.2f}"))
+    return parts
+
+
+def _transfer(directory: Path) -> list[str]:
+    path = directory / "transfer.json"
+    if not path.is_file():
+        return []
+    result = read_json(path)
+    pairs = pd.DataFrame([p for p in result["pairs"] if p["testee"] != p["subset_of"]])
+    parts = ["<h2>Transfer across testees</h2>", "<p class=muted>Each testee asked the questions of every other testee's "
+             "source paragraphs (its error subset): its accuracy there, what the planted blind spots predict (expected, "
+             "simulated testees), and the correlation of the two testees' per-paragraph error rates.</p>",
+             _img((directory / "transfer.png").read_bytes(), "transfer heat map"),
+             _table(pairs[["testee", "subset_of", "sources", "questions", "accuracy", "expected_accuracy", "correlation",
+                           "inside_blind_spots"]].rename(columns={"subset_of": "on the sources of",
+                                                                  "expected_accuracy": "expected",
+                                                                  "inside_blind_spots": "share in its blind spots"}),
+                    floats="{:.2f}")]
+    if result["clusters"]:
+        rows = [{"testee": c["testee"], "cluster": c["cluster"], "distinctive terms": ", ".join(c["terms"]),
+                 "sources": c["sources"], "its error rate": c["error_rate"],
+                 "others' error rates": ", ".join(f"{o} {r:.2f}" for o, r in c["others"].items() if r is not None),
+                 "shared with": ", ".join(c["shared_with"]) or "unique"} for c in result["clusters"]]
+        parts.append(_table(pd.DataFrame(rows), floats="{:.2f}"))
     return parts
 
 

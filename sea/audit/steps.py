@@ -16,6 +16,7 @@ from sea.audit.step_store import Evaluation, StepStore
 from sea.audit.workspace import Workspace
 from sea.llm.ledger import Budget, Reservation
 from sea.llm.meter import Meter
+from sea.llm.types import Message
 from sea.questions.grading import answers_table, ask, askable
 from sea.questions.model import Question, questions_table
 from sea.questions.prompts import testee_messages
@@ -57,8 +58,7 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
     testee = ws.testee(arm.testee)
 
     def ask_all(asked: list[Question]) -> tuple[list[dict], bool]:
-        prompts = [testee_messages(q.question, q.options, _hint(ws, q.para_id)) for q in asked]
-        return testee.run(ask(testee, asked, prompts, budget))
+        return testee.run(ask(testee, asked, [closed_book_prompt(ws, q) for q in asked], budget))
 
     plus = ws.params.search.plus
     if ARMS[arm.arm].adaptive(plus):
@@ -76,12 +76,14 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
     return {"questions": len(records), "paragraphs": len(evaluated), "budget_exhausted": exhausted}
 
 
-def _hint(ws: Workspace, para_id: int) -> str | None:
-    """The section title, shown to the testee only when questions.section_hint is on (the paper's prompt)."""
-    if not ws.params.questions.section_hint:
-        return None
-    row = ws.paragraphs.store.row(para_id)
-    return row["section"] or row["title"]
+def closed_book_prompt(ws: Workspace, question: Question) -> list[Message]:
+    """What the testee is asked: the question, with the section title as a hint only when
+    questions.section_hint is on (the paper's prompt)."""
+    hint = None
+    if ws.params.questions.section_hint:
+        row = ws.paragraphs.store.row(question.para_id)
+        hint = row["section"] or row["title"]
+    return testee_messages(question.question, question.options, hint)
 
 
 def update_dag(ws: Workspace, arm: ArmDir, step: int) -> dict:

@@ -69,7 +69,18 @@ def supported_option(options: dict[str, str], evidence: str) -> str:
 def plant_blind_spots(profile: SimulatedProfile, params: Params) -> dict[int, int]:
     """doc_id -> blind-spot region. Regions grow in turn around randomly seeded centres, each
     taking its next-nearest free document, until they cover blind_spot_share of the documents.
+    A profile that shares regions of another also holds that one's first `shared_regions`
+    regions, numbered after its own (a document in both keeps its own region).
     Deterministic for a profile and knowledge base: this is the simulated testee's ground truth."""
+    planted = _grow_regions(profile, params)
+    if profile.shares_regions_of is not None:
+        for doc_id, region in _grow_regions(params.simulated[profile.shares_regions_of], params).items():
+            if region < profile.shared_regions:
+                planted.setdefault(doc_id, profile.blind_spot_regions + region)
+    return planted
+
+
+def _grow_regions(profile: SimulatedProfile, params: Params) -> dict[int, int]:
     vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
     target = round(profile.blind_spot_share * len(doc_ids))
     regions = min(profile.blind_spot_regions, len(doc_ids))
@@ -84,6 +95,13 @@ def plant_blind_spots(profile: SimulatedProfile, params: Params) -> dict[int, in
             if doc_id >= 0 and doc_id not in planted and len(planted) < target:
                 planted[doc_id] = region
     return planted
+
+
+def expected_error(profile: SimulatedProfile, planted: dict[int, int], category: str, doc_id: int) -> float:
+    """The chance the simulated testee answers a question about a document wrongly (closed book)."""
+    if doc_id in planted:
+        return 1 - 1 / len(LETTERS)
+    return profile.category_error.get(category, profile.base_error)
 
 
 class SimulatedTestee:
@@ -104,9 +122,7 @@ class SimulatedTestee:
         return pd.DataFrame({"doc_id": list(self.blind_spots), "region": list(self.blind_spots.values())}, dtype="int64")
 
     def error_rate(self, doc_id: int) -> float:
-        if doc_id in self.blind_spots:
-            return 1 - 1 / len(LETTERS)
-        return self.profile.category_error.get(self.category.get(doc_id, ""), self.profile.base_error)
+        return expected_error(self.profile, self.blind_spots, self.category.get(doc_id, ""), doc_id)
 
     def _answer_batch(self, prompts: Sequence[str]) -> list[str]:
         shown = [split_evidence(prompt) for prompt in prompts]

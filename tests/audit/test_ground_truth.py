@@ -38,3 +38,16 @@ def test_findings_on_a_hand_made_table():
     assert result["sources"] == 3 and result["sources_inside"] == 2 and result["precision"] == 2 / 3
     assert result["regions_found"] == 1 and result["recall"] == 1 / 3  # region 1 evaluated but not promoted; 2 never reached
     assert result["budget_inside"] == 15 / 30
+
+
+def test_a_profile_that_shares_regions_holds_them_beside_its_own(vital_sample):
+    raw = vital_sample.model_dump(mode="json")
+    raw["simulated"]["sharer"] = {"blind_spot_regions": 1, "blind_spot_share": 0.02, "shares_regions_of": "paper-regime",
+                                  "shared_regions": 2, "seed": 9}
+    params = type(vital_sample).model_validate(raw)
+    theirs, mine = planted_for(params, "simulated:paper-regime"), planted_for(params, "simulated:sharer")
+    own = {d for d, r in mine.items() if r == 0}
+    assert len(own) == round(0.02 * 500)  # its own region, grown as any profile's
+    for region in (0, 1):  # the shared ones, numbered after its own; a document in both keeps its own
+        assert {d for d, r in mine.items() if r == 1 + region} == {d for d, r in theirs.items() if r == region} - own
+    assert not {d for d, r in theirs.items() if r >= 2} - own & set(mine)  # the other regions stay theirs alone

@@ -1,4 +1,5 @@
-"""One finished small audit on the simulated testee, shared by the findings tests (it takes a minute)."""
+"""One finished small audit of two simulated testees with a known overlap, shared by the findings
+tests (it takes a minute)."""
 
 import pytest
 
@@ -8,16 +9,22 @@ from sea.audit.workspace import Workspace
 from tests.audit.conftest import small_audit
 
 CONTEXT_ADOPTION = 0.4
+PROBE, SHARER = "simulated:probe", "simulated:sharer"
+SHARED_REGIONS = 3  # of the probe's 5
 
 
 @pytest.fixture(scope="session")
 def finished_audit(vital_sample, tmp_path_factory) -> RunDir:
     """The `sea` arm to at most 1,500 questions, on a probe testee that adopts the paragraph's
-    answer 40% of the time when shown it."""
+    answer 40% of the time when shown it, and on a sharer whose blind spots are 3 of the probe's
+    5 planted regions plus one of its own."""
     params = small_audit(vital_sample, tmp_path_factory.mktemp("findings") / "runs", budget__testee_calls=1500,
                          search__arms=["sea"])
     raw = params.model_dump(mode="json")
     raw["simulated"]["probe"]["context_adoption"] = CONTEXT_ADOPTION
+    raw["simulated"]["sharer"] = {**raw["simulated"]["probe"], "blind_spot_regions": 1, "blind_spot_share": 0.02,
+                                  "base_error": 0.1, "shares_regions_of": "probe", "shared_regions": SHARED_REGIONS, "seed": 7}
+    raw["audit"]["testees"] = [SHARER]
     params = type(params).model_validate(raw)
     workspace = Workspace.of(open_run(params.audit.runs_dir, "test", params).root)
     for arm in workspace.run.arms():

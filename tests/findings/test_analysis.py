@@ -17,7 +17,9 @@ def test_findings_of_a_small_simulated_audit(finished_audit, tmp_path):
     settings = FindingsSettings(min_cluster_size=2, distance_threshold=0.75)
     written = write_findings(run, settings, tmp_path / "findings")
     assert [p.name for p in written] == ["findings.json", "findings.md", "map.png"]
-    [found] = json.loads(written[0].read_text(encoding="utf-8"))["testees"]
+    testees = json.loads(written[0].read_text(encoding="utf-8"))["testees"]
+    assert [t["testee"] for t in testees] == ["simulated:probe", "simulated:sharer"]
+    found = testees[0]
     seen = evaluated(run, "simulated:probe")
     sources = seen.paragraphs[seen.paragraphs["source"]]
     assert found["sources"] == len(sources) > 0 and set(found["assignments"]) == {str(p) for p in sources["para_id"]}
