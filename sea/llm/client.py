@@ -58,7 +58,6 @@ class ModelClient:
         self.ledger = ledger
         self.prices = prices
         self.limiter = limiter or RateLimiter.for_settings([settings])
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._unlimited = Budget()
         self._reached = False  # the endpoint has answered at least once
         self._failures_in_a_row = 0
@@ -186,11 +185,10 @@ class ModelClient:
         return [task.result() for task in tasks], exhausted
 
     def run(self, awaitable: Awaitable[T]) -> T:
-        """Run a coroutine of this client from synchronous code, always on the client's own event
-        loop: the SDKs' connection pools and the limiter belong to the loop they were first used on."""
-        if self._loop is None:
-            self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(awaitable)
+        """Run a coroutine of this client from synchronous code, always on its limiter's event loop:
+        the SDKs' connection pools and the limiter belong to the loop they were first used on, and
+        clients of one account share the limiter."""
+        return self.limiter.loop().run_until_complete(awaitable)
 
     def complete_sync(self, messages: list[Message], decoding: Decoding | None = None,
                       budget: Budget | None = None) -> Completion:

@@ -38,6 +38,14 @@ class RateLimiter:
         self._slots = asyncio.Semaphore(max_in_flight)
         self._requests = _Pacer(requests_per_minute) if requests_per_minute else None
         self._tokens = _Pacer(tokens_per_minute) if tokens_per_minute else None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop of every client sharing this limiter: its semaphore and pacers bind to the
+        first loop that waits on them, and would refuse any other."""
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        return self._loop
 
     @classmethod
     def for_settings(cls, settings: Sequence[ModelSettings]) -> RateLimiter:

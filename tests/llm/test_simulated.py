@@ -1,6 +1,7 @@
 """The simulated testee checked against its own ground truth, through the real client."""
 
 import re
+import uuid
 
 import numpy as np
 import pandas as pd
@@ -72,3 +73,20 @@ def test_category_error_overrides_the_base_rate(vital_sample):
     outside = documents[documents["category"] != weak]["doc_id"].iloc[0]
     assert testee.error_rate(inside) == 0.7 and testee.error_rate(outside) == 0.1
     assert testee.ground_truth().empty
+
+
+def test_two_testees_of_one_account_each_asked_more_than_their_slots_in_turn(vital_sample):
+    """They share a rate limiter, whose semaphore binds to the event loop that first waits on it:
+    the second testee must run on that loop too (it once failed with 'bound to a different event loop')."""
+    raw = vital_sample.model_dump(mode="json")
+    raw["models"]["testee"]["max_in_flight"] = 2
+    raw["audit"]["testees"] = ["simulated:other"]
+    raw["simulated"]["other"] = {**raw["simulated"]["paper-regime"], "seed": 5}
+    models = build_models(type(vital_sample).model_validate(raw), roles=("testee",))
+    first, second = models.testees.values()
+    assert first.limiter is second.limiter
+    asked = [prompts.testee_messages(f"Which year ended war number {i}?", ["1914", "1918", "1939", "1945"]) for i in range(8)]
+    fresh = f"not cached {uuid.uuid4()}"  # replies from the cache would never wait for a slot
+    for client in (first, second):
+        results = client.run(client.complete_many(asked, cache_scope=fresh))[0]
+        assert all(isinstance(r, Completion) and r.text.startswith("Answer: ") for r in results)
