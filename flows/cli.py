@@ -201,11 +201,12 @@ def _transfer(args: argparse.Namespace) -> None:
     from flows.tracking import log_to_audit
     from sea.audit.rundir import open_run
     from sea.findings.analysis import write_findings
-    from sea.findings.transfer import transfer, transfer_markdown, transfer_metrics
+    from sea.findings.transfer import compared_testees, transfer, transfer_markdown, transfer_metrics
 
     params = load_params(args.params)
     run = open_run(params.audit.runs_dir, args.run_id, None)
     run.check()
+    compared_testees(run)  # a one-testee run fails here, before any work
     out = args.out or run.root / "findings"
     clusters = out / "findings.json"
     if not clusters.is_file() or read_json(clusters)["run_id"] != run.run_id:  # the clusters shared or unique

@@ -11,8 +11,7 @@ from sea.audit.rundir import COMPARE_DIR, CONFIG_FILE, QUESTIONS, RunDir
 from sea.audit.steps import closed_book_prompt
 from sea.audit.workspace import Workspace
 from sea.files import write_json, write_parquet
-from sea.llm.ledger import Budget
-from sea.questions.grading import answers_table, ask
+from sea.questions.grading import answers_table, ask_once_each
 from sea.questions.model import Question, question_from_record
 from sea.search.loop import fit_to_budget, paragraph_error_rates
 
@@ -61,7 +60,7 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int) -> dict:
     # Its own budget, and its own cache scope: the questions were the earlier audit's, the
     # answers must be today's.
     prompts = [closed_book_prompt(workspace, q) for q in asked]
-    records, _ = client.run(ask(client, asked, prompts, Budget(calls=calls), f"compare {current.nonce}"))
+    records = ask_once_each(client, asked, prompts, f"compare {current.nonce}", f"compare · {testee}")
     para_of = {q.question_id: q.para_id for q in asked}
     now = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])
     tau, before = current.params.search.tau, _error_rates(previous, previous.params.models.testee.model)

@@ -17,9 +17,8 @@ from sea.errors import ParamsError
 from sea.files import read_json, write_json, write_parquet
 from sea.findings.analysis import evaluated
 from sea.findings.clusters import UNCLUSTERED
-from sea.llm.ledger import Budget
 from sea.paragraphs import DocumentCategories, ParagraphStore
-from sea.questions.grading import answers_table, ask
+from sea.questions.grading import answers_table, ask_once_each
 from sea.questions.model import Outcome, question_from_record
 from sea.questions.prompts import open_book_messages
 from sea.search.adaptive import wilson_interval
@@ -50,7 +49,7 @@ def retest(run: RunDir, testee: str, sample: int | None, seed: int, out: Path, c
     paragraphs = store.rows(wrong["para_id"].drop_duplicates()) if len(wrong) else pd.DataFrame(columns=["text", "doc_id"])
     prompts = [open_book_messages(paragraphs.loc[q.para_id, "text"], q.question, q.options) for q in questions]
     client = Workspace.of(run.root).testee(testee)
-    records, _ = client.run(ask(client, questions, prompts, Budget(calls=len(questions)), f"retest {run.nonce}"))
+    records = ask_once_each(client, questions, prompts, f"retest {run.nonce}", f"retest · {testee}")
     before = dict(zip(wrong["question_id"], wrong["parsed_letter"], strict=True))
     categories = DocumentCategories(store)
     para_of = {q.question_id: q.para_id for q in questions}

@@ -24,9 +24,8 @@ from sea.audit.workspace import Workspace
 from sea.errors import ParamsError
 from sea.files import replacing, write_json, write_parquet, write_text
 from sea.findings.analysis import Evaluated, evaluated
-from sea.llm.ledger import Budget
 from sea.llm.simulated import expected_error
-from sea.questions.grading import answers_table, ask
+from sea.questions.grading import answers_table, ask_once_each
 from sea.questions.model import Outcome, question_from_record
 from sea.search.loop import fit_to_budget
 from sea.settings import FindingsSettings, Params
@@ -53,10 +52,7 @@ def transfer(run: RunDir, settings: FindingsSettings, out: Path, clusters: dict 
     """Every testee on every other's error subset (see the module docstring); writes transfer.json,
     transfer.md, transfer.png and each testee's new answers (Parquet) into `out`. `clusters`: a
     `sea findings` result, for the shared and unique clusters."""
-    testees = [t.model for t in run.params.testee_settings()]
-    if len(testees) < 2:
-        raise ParamsError(f"run {run.run_id} audited one testee ({testees[0]}); transfer compares two or more: audit "
-                          f"them together with audit.testees, e.g. --set 'audit.testees=[local:smollm2-135m]'")
+    testees = compared_testees(run)
     seen = {t: evaluated(run, t) for t in testees}
     subsets = {t: error_subset(seen[t]) for t in testees}
     answers = {i: _answers(run, i, seen[i], [subsets[j] for j in testees if j != i], settings, out) for i in testees}
@@ -70,6 +66,14 @@ def transfer(run: RunDir, settings: FindingsSettings, out: Path, clusters: dict 
     with replacing(out / "transfer.png") as partial:
         partial.write_bytes(heat_map(result))
     return result
+
+
+def compared_testees(run: RunDir) -> list[str]:
+    testees = [t.model for t in run.params.testee_settings()]
+    if len(testees) < 2:
+        raise ParamsError(f"run {run.run_id} audited one testee ({testees[0]}); transfer compares two or more: audit "
+                          f"them together with audit.testees, e.g. --set 'audit.testees=[local:smollm2-135m]'")
+    return testees
 
 
 def _answers(run: RunDir, testee: str, seen: Evaluated, others: list[pd.DataFrame], settings: FindingsSettings,
@@ -88,7 +92,7 @@ def _answers(run: RunDir, testee: str, seen: Evaluated, others: list[pd.DataFram
         workspace = Workspace.of(run.root)
         client = workspace.testee(testee)
         prompts = [closed_book_prompt(workspace, q) for q in questions]
-        records, _ = client.run(ask(client, questions, prompts, Budget(calls=len(questions)), f"transfer {run.nonce}"))
+        records = ask_once_each(client, questions, prompts, f"transfer {run.nonce}", f"transfer · {testee}")
     write_parquet(out / f"transfer-{slug(testee)}.answers.parquet", answers_table(records))
     new = {r["question_id"]: r["outcome"] for r in records if r["outcome"] != Outcome.FAILED}
     return Answers(pd.Series({**known, **new}, dtype=object),

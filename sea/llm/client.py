@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, TypeVar
 
 from sea.llm import meter
@@ -157,12 +157,13 @@ class ModelClient:
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def complete_many(self, requests: Sequence[list[Message]], decoding: Decoding | None = None,
-                            budget: Budget | None = None, cache_scope: str | None = None
-                            ) -> tuple[list[Completion | CallFailure | None], bool]:
+                            budget: Budget | None = None, cache_scope: str | None = None,
+                            done: Callable[[], object] | None = None) -> tuple[list[Completion | CallFailure | None], bool]:
         """Answer many prompts concurrently (bounded by max_in_flight). Returns one entry per
         request — a Completion, a CallFailure, or None for a request never sent because the
-        budget ran out — and whether the budget ran out. Raises EndpointFailing (after cancelling
-        the calls still waiting) when the endpoint keeps failing."""
+        budget ran out — and whether the budget ran out; `done` is called as each one ends (a
+        progress bar). Raises EndpointFailing (after cancelling the calls still waiting) when the
+        endpoint keeps failing."""
         exhausted = False
 
         async def one(messages: list[Message]) -> Completion | CallFailure | None:
@@ -174,6 +175,9 @@ class ModelClient:
                 return None
             except CallFailed as failed:
                 return failed.failure
+            finally:
+                if done is not None:
+                    done()
 
         try:
             async with asyncio.TaskGroup() as group:

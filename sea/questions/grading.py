@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import pyarrow as pa
+from tqdm import tqdm
 
 from sea.llm.client import ModelClient
 from sea.llm.ledger import Budget
@@ -26,11 +27,21 @@ def answer_record(question: Question, testee: str, result: Completion | CallFail
 
 
 async def ask(testee: ModelClient, questions: Sequence[Question], prompts: Sequence[list[Message]],
-              budget: Budget | None = None, cache_scope: str | None = None) -> tuple[list[dict], bool]:
+              budget: Budget | None = None, cache_scope: str | None = None,
+              done: Callable[[], object] | None = None) -> tuple[list[dict], bool]:
     """Answer records for the questions the budget allowed, and whether the budget ran out."""
-    results, exhausted = await testee.complete_many(list(prompts), budget=budget, cache_scope=cache_scope)
+    results, exhausted = await testee.complete_many(list(prompts), budget=budget, cache_scope=cache_scope, done=done)
     records = [answer_record(q, testee.settings.model, r) for q, r in zip(questions, results, strict=True) if r is not None]
     return records, exhausted
+
+
+def ask_once_each(testee: ModelClient, questions: Sequence[Question], prompts: Sequence[list[Message]], cache_scope: str,
+                  label: str, progress: bool = True) -> list[dict]:
+    """Every question asked once, within a budget of exactly that many calls, from synchronous
+    code, with a progress bar: the analyses that re-ask a run's questions (compare, retest, transfer)."""
+    with tqdm(total=len(questions), unit="call", desc=label, disable=not (progress and questions)) as bar:
+        records, _ = testee.run(ask(testee, questions, prompts, Budget(calls=len(questions)), cache_scope, bar.update))
+    return records
 
 
 def askable(questions: Sequence[Question]) -> list[Question]:

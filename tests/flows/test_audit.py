@@ -58,6 +58,10 @@ def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefe
     assert {"findings/findings.json", "findings/findings.md"} <= {a.path for a in client.list_artifacts(parent.info.run_id, "findings")}
     assert main(["--params", params_path, "findings", "nope"]) == 2
     assert "no run 'nope'" in capsys.readouterr().err
+    assert main(["--params", params_path, "transfer", "nope"]) == 2
+    assert "no run 'nope'" in capsys.readouterr().err
+    assert main(["--params", params_path, "transfer", "logged"]) == 2  # one testee: nothing to transfer, and how to add one
+    assert "audited one testee (simulated:probe); transfer compares two or more" in capsys.readouterr().err
 
     ledger = Workspace.of(tmp_path / "runs" / "logged").models.ledger
     calls_before = {(u["role"], u["model"]): u["calls"] for u in ledger.summary()}
