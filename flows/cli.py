@@ -167,7 +167,7 @@ def _findings(args: argparse.Namespace) -> None:
     run = open_run(params.audit.runs_dir, args.run_id, None)
     run.check()  # clusters of damaged or inconsistent files would name wrong errors
     out = args.out or run.root / "findings"
-    written = write_findings(run, params.findings, out)
+    written = write_findings(run, params.findings, out, _cluster_namer(run, params))
     result = read_json(written[0])
     log_to_audit(run, findings_metrics(result), written, "findings")
     print(findings_markdown(result))
@@ -175,6 +175,15 @@ def _findings(args: argparse.Namespace) -> None:
     if args.retest:
         for testee in run.params.testee_settings():
             _retest_one(run, params, testee.model, params.findings.retest_questions, out)
+
+
+def _cluster_namer(run, params):
+    """The run's generator model, to name clusters in a line, when there is one and it is wanted."""
+    if run.params.models.generator is None or not params.findings.generator_names:
+        return None
+    from sea.llm.registry import build_models
+
+    return build_models(run.params, roles=("generator",)).clients["generator"]
 
 
 def _retest(args: argparse.Namespace) -> None:
@@ -210,7 +219,7 @@ def _transfer(args: argparse.Namespace) -> None:
     out = args.out or run.root / "findings"
     clusters = out / "findings.json"
     if not clusters.is_file() or read_json(clusters)["run_id"] != run.run_id:  # the clusters shared or unique
-        write_findings(run, params.findings, out)
+        write_findings(run, params.findings, out, _cluster_namer(run, params))
     result = transfer(run, params.findings, out, read_json(clusters))
     log_to_audit(run, transfer_metrics(result), [out / "transfer.json", out / "transfer.png"], "findings")
     print(transfer_markdown(result))

@@ -263,6 +263,7 @@ class FindingsSettings(_Section):
     distance_threshold: float = Field(default=0.8, gt=0, le=2)  # cosine distance at which groups of sources stay apart
     min_cluster_size: int = Field(default=3, ge=2)  # smaller groups are left unclustered
     terms: int = Field(default=5, ge=1)  # distinctive terms naming a cluster
+    generator_names: bool = True  # with models.generator set: a one-line name per cluster, written by it
     titles: int = Field(default=3, ge=1)  # central titles shown per cluster
     examples: int = Field(default=3, ge=0)  # wrong answers shown per cluster
     retest_questions: int | None = Field(default=500, ge=1)  # sea retest: wrong answers re-asked (None: all)

@@ -131,7 +131,7 @@ def _findings(directory: Path, run_id: str) -> list[str]:
         if not testee["clusters"]:
             parts.append(f"<p>Too few sources to cluster (a cluster needs {result['settings']['min_cluster_size']}).</p>")
             continue
-        rows = [{"cluster": c["cluster"], "distinctive terms": ", ".join(c["terms"]), "central titles": "; ".join(c["titles"]),
+        rows = [{"cluster": c["cluster"], "name": c.get("name") or "", "distinctive terms": ", ".join(c["terms"]), "central titles": "; ".join(c["titles"]),
                  "sources": c["sources"], "questions": c["questions"], "error rate": c["error_rate"],
                  "categories": ", ".join(f"{name} {n}" for name, n in c["categories"].items())} for c in testee["clusters"]]
         parts.append(_table(pd.DataFrame(rows), floats="{:.2f}"))

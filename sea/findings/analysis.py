@@ -20,7 +20,8 @@ from sea.embeddings import load_document_vectors
 from sea.files import replacing, write_json, write_text
 from sea.findings.clusters import UNCLUSTERED, central_rows, cluster_sources, recovery
 from sea.findings.figures import map_figure, panel
-from sea.findings.naming import distinctive_terms
+from sea.findings.naming import distinctive_terms, written_names
+from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphStore
 from sea.questions.model import Outcome
 from sea.settings import FindingsSettings
@@ -105,7 +106,7 @@ def _describe(cluster: int, terms: list[str], sources: pd.DataFrame, vectors: np
     wrong = answered[answered["outcome"] != Outcome.CORRECT]
     order = {p: i for i, p in enumerate(central["para_id"])}
     examples = wrong.assign(rank=wrong["para_id"].map(order)).sort_values(["rank", "question_id"]).drop_duplicates("para_id")
-    return {"cluster": int(cluster), "terms": terms, "titles": list(dict.fromkeys(central["title"]))[:settings.titles],
+    return {"cluster": int(cluster), "name": None, "terms": terms, "titles": list(dict.fromkeys(central["title"]))[:settings.titles],
             "sources": len(central), "questions": len(answered), "wrong": len(wrong),
             "error_rate": len(wrong) / len(answered) if len(answered) else None,
             "categories": dict(Counter(central["category"]).most_common()),
@@ -131,10 +132,14 @@ def _clusters_inside(labels: np.ndarray, inside: np.ndarray, truth: np.ndarray) 
     return rows
 
 
-def write_findings(run: RunDir, settings: FindingsSettings, out: Path) -> list[Path]:
-    """findings.json, findings.md and map.png for every testee of the run, into `out`."""
+def write_findings(run: RunDir, settings: FindingsSettings, out: Path, namer: ModelClient | None = None) -> list[Path]:
+    """findings.json, findings.md and map.png for every testee of the run, into `out`; with a
+    `namer` (the generator model), each cluster also gets the one-line name it writes."""
     articles, store = ArticleVectors(run), ParagraphStore(run.params.paths.kb_dir)
     found = [testee_findings(run, t.model, settings, articles, store) for t in run.params.testee_settings()]
+    for clusters in (f.summary["clusters"] for f in found if namer is not None and f.summary["clusters"]):
+        for cluster, name in zip(clusters, namer.run(written_names(namer, clusters)), strict=True):
+            cluster["name"] = name
     result = {"run_id": run.run_id, "settings": settings.model_dump(mode="json"), "testees": [f.summary for f in found]}
     written = [out / "findings.json", out / "findings.md"]
     write_json(written[0], result)
@@ -168,12 +173,13 @@ def findings_markdown(result: dict) -> str:
         if not testee["clusters"]:
             lines += [f"Too few sources to cluster (a cluster needs {result['settings']['min_cluster_size']}).", ""]
         else:
-            lines += ["| cluster | distinctive terms | central titles | sources | questions | error rate | categories |",
-                      "| --- | --- | --- | --- | --- | --- | --- |"]
+            lines += ["| cluster | name | distinctive terms | central titles | sources | questions | error rate | categories |",
+                      "| --- | --- | --- | --- | --- | --- | --- | --- |"]
             for c in testee["clusters"]:
                 rate = f"{c['error_rate']:.2f}" if c["error_rate"] is not None else "-"
                 categories = ", ".join(f"{name} {n}" for name, n in c["categories"].items())
-                lines.append(f"| {c['cluster']} | {', '.join(c['terms'])} | {'; '.join(c['titles'])} | {c['sources']} | "
+                name = (c["name"] or "").replace("|", "\\|")
+                lines.append(f"| {c['cluster']} | {name} | {', '.join(c['terms'])} | {'; '.join(c['titles'])} | {c['sources']} | "
                              f"{c['questions']} | {rate} | {categories} |")
             lines.append("")
         truth = testee.get("ground_truth")
