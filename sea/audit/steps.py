@@ -100,7 +100,7 @@ def prune(ws: Workspace, arm: ArmDir, step: int) -> dict:
     """Deactivate the sources whose descendants stopped failing, then commit the step."""
     store = StepStore(arm, step)
     state, new_sources = store.updated()
-    pruned = prune_sources(state, ws.params.search.gamma)
+    pruned = prune_sources(state, ws.params.search)
     return commit_step(ws, store, state, new_sources, pruned)
 
 

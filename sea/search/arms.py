@@ -11,7 +11,7 @@ class Arm:
     name: str
     retrieves: bool  # batch policy: draw around the active sources (else explore uniformly)
     prunes: bool  # pruning policy: deactivate sources whose descendants stopped failing
-    plus: bool = False  # sea_plus's switches (search.plus): weighted draw, adaptive questioning
+    plus: bool = False  # sea_plus's switches (search.plus): weighted draw, adaptive questioning, yield pruning
     colour: str = "#7f8c8d"  # in every figure
 
     def weighted_draw(self, plus) -> bool:
@@ -19,6 +19,9 @@ class Arm:
 
     def adaptive(self, plus) -> bool:
         return self.plus and plus.adaptive
+
+    def yield_pruning(self, plus) -> bool:
+        return self.plus and plus.yield_pruning
 
 
 ARMS = {arm.name: arm for arm in (

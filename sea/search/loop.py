@@ -19,6 +19,7 @@ from sea.questions.grading import tally
 from sea.questions.model import Outcome
 from sea.search.arms import ARMS
 from sea.search.dag import prune
+from sea.search.pruning import prune_by_yield
 from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
 from sea.search.state import SearchState, jsonable
 from sea.settings import SearchSettings
@@ -109,11 +110,16 @@ def update(state: SearchState, batch: Batch, evaluated: Sequence[int], error_rat
     return new_sources
 
 
-def prune_sources(state: SearchState, gamma: float) -> set[int]:
-    """Deactivate the sources whose descendants' mean error fell below gamma (pruning arms only)."""
-    if not ARMS[state.arm].prunes:
+def prune_sources(state: SearchState, settings: SearchSettings) -> set[int]:
+    """Deactivate the sources whose descendants' mean error fell below gamma, or for sea_plus with
+    yield pruning those unlikely to out-yield the arm (pruning arms only)."""
+    arm = ARMS[state.arm]
+    if not arm.prunes:
         return set()
-    pruned = prune(state.dag, state.active_sources, gamma)
+    if arm.yield_pruning(settings.plus):
+        pruned = prune_by_yield(state.dag, state.active_sources, state.sources, settings.plus.prune_below)
+    else:
+        pruned = prune(state.dag, state.active_sources, settings.gamma)
     state.active_sources -= pruned
     state.pruned_sources |= pruned
     return pruned

@@ -12,6 +12,7 @@ from sea.search.loop import (
     update,
 )
 from sea.search.state import SearchState
+from sea.settings import SearchSettings
 
 
 def test_the_batch_is_cut_at_the_first_paragraph_that_no_longer_fits():
@@ -39,7 +40,7 @@ def test_sources_are_promoted_once_and_pruned_only_in_the_sea_arm():
         assert _evaluate(state, {1: 0.8, 2: 0.2, 3: 0.6}, {}) == {1, 3}
         # 1's descendants fail rarely (mean 0.1 < gamma); 3 has none yet, so it stays active.
         assert _evaluate(state, {10: 0.0, 11: 0.2}, {10: [1], 11: [1]}) == set()
-        pruned = prune_sources(state, gamma=0.5)
+        pruned = prune_sources(state, SearchSettings(gamma=0.5))
         if arm == "sea":
             assert pruned == {1} and state.active_sources == {3} and state.pruned_sources == {1}
         else:
@@ -54,7 +55,7 @@ def test_a_source_whose_descendants_keep_failing_stays_active():
     state = SearchState(arm="sea", seed=0)
     _evaluate(state, {1: 0.9}, {})
     _evaluate(state, {2: 0.8, 3: 0.4}, {2: [1], 3: [1]})  # mean 0.6 >= gamma
-    assert prune_sources(state, gamma=0.5) == set() and state.active_sources == {1, 2}
+    assert prune_sources(state, SearchSettings(gamma=0.5)) == set() and state.active_sources == {1, 2}
 
 
 def test_batches_come_from_retrieval_for_sea_and_from_anywhere_for_random(vital_sample, embedder):
@@ -75,3 +76,16 @@ def test_batches_come_from_retrieval_for_sea_and_from_anywhere_for_random(vital_
         assert again.para_ids == batch.para_ids  # the state's generator makes the draw reproducible
         if arm == "random":
             assert batch.rng_state != state.rng().bit_generator.state  # the draw moved the generator on
+
+
+def test_sea_plus_prunes_by_yield_only_when_switched_on():
+    from sea.settings import PlusSettings
+
+    for switch, expected in ((False, {1}), (True, set())):
+        state = SearchState(arm="sea_plus", seed=0)
+        _evaluate(state, {1: 0.8, 2: 0.6}, {})
+        # 1 retrieved 3 paragraphs: one failed (a source), two did not; mean error 0.33 < gamma.
+        _evaluate(state, {10: 0.7, 11: 0.2, 12: 0.1}, {10: [1], 11: [1], 12: [1]})
+        settings = SearchSettings(gamma=0.5, plus=PlusSettings(yield_pruning=switch))
+        assert prune_sources(state, settings) == expected  # by yield: 1 of 3 is the arm's own rate, no evidence against it
+        assert prune_sources(SearchState(arm="sea", seed=0), settings) == set()
