@@ -226,6 +226,7 @@ class PlusSettings(_Section):
     weighted_draw: bool = True  # draw candidates by similarity to their sources x those sources' error rates
     yield_pruning: bool = False  # prune a source by its yield (retrieved paragraphs that became sources), not gamma
     prune_below: float = Field(default=0.1, gt=0, lt=1)  # ... once P(its yield beats the arm's) falls below this
+    bandit: bool = False  # share each batch among the sources by Thompson sampling on their yields
 
 
 class SearchSettings(_Section):

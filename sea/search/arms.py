@@ -11,7 +11,7 @@ class Arm:
     name: str
     retrieves: bool  # batch policy: draw around the active sources (else explore uniformly)
     prunes: bool  # pruning policy: deactivate sources whose descendants stopped failing
-    plus: bool = False  # sea_plus's switches (search.plus): weighted draw, adaptive questioning, yield pruning
+    plus: bool = False  # sea_plus's switches (search.plus): weighted draw, adaptive questioning, yield pruning, bandit
     colour: str = "#7f8c8d"  # in every figure
 
     def weighted_draw(self, plus) -> bool:
@@ -22,6 +22,9 @@ class Arm:
 
     def yield_pruning(self, plus) -> bool:
         return self.plus and plus.yield_pruning
+
+    def bandit(self, plus) -> bool:
+        return self.plus and plus.bandit
 
 
 ARMS = {arm.name: arm for arm in (

@@ -19,7 +19,8 @@ from sea.questions.grading import tally
 from sea.questions.model import Outcome
 from sea.search.arms import ARMS
 from sea.search.dag import prune
-from sea.search.pruning import prune_by_yield
+from sea.search.bandit import bandit_draw
+from sea.search.pruning import prune_by_yield, yield_counts
 from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
 from sea.search.state import SearchState, jsonable
 from sea.settings import SearchSettings
@@ -43,7 +44,8 @@ class Batch:
 
 def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIndex, paragraphs: ParagraphEmbeddings) -> Batch:
     """The next batch: the category spread at step 0; then candidates retrieved around the
-    active sources, drawn uniformly. Without candidates (the random arm, or no active source
+    active sources, drawn uniformly (sea_plus: by weight, or shared among the sources by a
+    bandit). Without candidates (the random arm, or no active source
     left) the search explores uniformly among unvisited paragraphs."""
     rng = state.rng()
     provenance: dict[int, dict[int, float]] = {}
@@ -59,7 +61,12 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
         if provenance and arm.weighted_draw(settings.plus):
             weights = candidate_weights(provenance, state.error_rates)
         pool = list(provenance) or unvisited(paragraphs, state.visited_paras)
-        batch, pool_size = draw(pool, settings.batch_size, rng, weights), len(pool)
+        if provenance and arm.bandit(settings.plus):
+            counts = {source: yield_counts(state.dag, source, state.sources) for source in state.active_sources}
+            batch = bandit_draw(provenance, counts, settings.batch_size, rng, weights)
+        else:
+            batch = draw(pool, settings.batch_size, rng, weights)
+        pool_size = len(pool)
     return Batch(batch, {p: sorted(provenance.get(p, ())) for p in batch}, pool_size, rng.bit_generator.state)
 
 
