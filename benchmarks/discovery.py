@@ -25,7 +25,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from benchmarks.report import OUT, write_report  # noqa: E402
 from sea.audit.ground_truth import findings, planted_for  # noqa: E402
 from sea.audit.outputs import gather_arm, step_metrics  # noqa: E402
-from sea.audit.rundir import ANSWERS, ArmDir, open_run  # noqa: E402
+from sea.audit.rundir import ANSWERS, UPDATED, ArmDir, open_run, slug  # noqa: E402
 from sea.audit.steps import in_process, run_steps  # noqa: E402
 from sea.audit.workspace import Workspace  # noqa: E402
 from sea.llm.ledger import PriceTable, default_prices  # noqa: E402
@@ -37,6 +37,10 @@ from sea.settings import load_params  # noqa: E402
 PROFILES = ("paper-regime", "scattered", "weak-arts", "sparse-spots", "noisy-base")
 SEEDS = (0, 1, 2, 3, 4)
 ARMS = tuple(ARM_REGISTRY)
+# Issue 15's switches on sea_plus, each alone and together (sea_plus itself is the row without them).
+ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
+             "sea_plus + bandit": {"search.plus.bandit": True},
+             "sea_plus + yield pruning + bandit": {"search.plus.yield_pruning": True, "search.plus.bandit": True}}
 BUDGETS = (2000, 5000)  # 40 paragraphs x 5 questions = 200 a step: 10 and 25 steps
 STEP_SETTING = {"search.batch_size": 40, "questions.per_paragraph": 5, "questions.variants": 1}
 # The paper's setting: 25 questions a paragraph (5 x 5 phrasings), 20,000 questions, one profile.
@@ -67,7 +71,7 @@ class Runner:
         params = load_params("params.yaml", {**self.overrides, **(extra or {}), "models.testee.model": testee,
                                              "search.seed": seed, "search.arms": [arm], "budget.testee_calls": budget,
                                              "audit.runs_dir": str(self.root), "audit.testees": []})
-        run = open_run(params.audit.runs_dir, f"{profile}-{seed}-{label.replace(' ', '_')}", params)
+        run = open_run(params.audit.runs_dir, f"{profile}-{seed}-{slug(label.replace(' ', '_'))}", params)
         ws = Workspace(run)
         if self._first is None:
             self._first = ws
@@ -97,12 +101,22 @@ def at_budget(arm: ArmDir, params, budget: int, planted: dict[int, int] | None, 
     wrong = last["cumulative_wrong"]
     evaluated = paragraphs.dropna(subset=["error_rate"])
     found = findings(evaluated, planted) if planted is not None else {"sources": int(evaluated["source"].sum())}
+    if planted is not None:  # issue 15: how many true sources the pruning rule discarded
+        found["true_sources_pruned"] = sum(doc in planted for doc in evaluated.loc[
+            evaluated["para_id"].isin(_pruned_by(arm, last["step"])), "doc_id"])
     return {"questions": last["cumulative_questions"], "steps": last["step"] + 1, "error_rate": last["cumulative_error_rate"],
             "wrong": wrong, **found,
             "tokens_per_error": (int(answers["input_tokens"].sum() + answers["output_tokens"].sum()) + sum(generator_tokens)) / wrong
             if wrong else None,
             "dollars_per_error": (testee_dollars + generator_dollars) / wrong if wrong else None,
             "curve": [(m["cumulative_questions"], m["cumulative_error_rate"]) for m in metrics]}
+
+
+def _pruned_by(arm: ArmDir, step: int) -> set[int]:
+    """The sources pruned up to and including `step`: the next step starts from them."""
+    if (arm.step_dir(step + 1) / UPDATED).is_file():
+        return set(arm.read(step + 1, UPDATED)["state"]["pruned_sources"])
+    return arm.load_state().pruned_sources
 
 
 def _generator_tokens(paragraphs: pd.DataFrame, params) -> tuple[int, int]:
@@ -171,13 +185,13 @@ def main() -> None:
     planted_by_profile = {profile: planted_for(base, f"simulated:{profile}") for profile in PROFILES}
     for seed in SEEDS[: args.seeds]:  # seed by seed: an interrupted benchmark still covers every profile
         for profile in PROFILES:
-            for arm in ARMS:
-                arm_dir, ws = runner.run(profile, seed, arm, max(BUDGETS), {}, arm)
+            for label, extra in {**{arm: {} for arm in ARMS}, **ABLATIONS}.items():
+                arm_dir, ws = runner.run(profile, seed, label.split()[0], max(BUDGETS), extra, label)
                 for budget in BUDGETS:
-                    rows.append({"setting": "5 questions", "profile": profile, "seed": seed, "arm": arm, "budget": budget,
+                    rows.append({"setting": "5 questions", "profile": profile, "seed": seed, "arm": label, "budget": budget,
                                  **at_budget(arm_dir, ws.params, budget, planted_by_profile[profile], prices)})
                     _keep(rows_file, rows[-1], started)
-                print(f"{profile} seed {seed} {arm}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
+                print(f"{profile} seed {seed} {label}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
     publish(rows, args, time.perf_counter() - started)
 
 
@@ -235,7 +249,7 @@ def decision_agreement(arm: ArmDir, ws: Workspace) -> dict:
             "decision_difference_rate": differ / len(paragraphs) if len(paragraphs) else None}
 
 
-METRICS = ("error_rate", "wrong", "sources", "precision", "recall", "budget_inside", "sources_per_1000_calls",
+METRICS = ("error_rate", "wrong", "sources", "precision", "recall", "budget_inside", "sources_per_1000_calls", "true_sources_pruned",
            "error_rate_vs_random", "tokens_per_error", "dollars_per_error", "decision_difference_rate")
 
 
@@ -246,7 +260,7 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
     frame["error_rate_vs_random"] = [r.error_rate / random.get((r.setting, r.profile, r.seed, r.budget), np.nan)
                                      for r in frame.itertuples()]
     settings = list(dict.fromkeys(["5 questions", "paper: 25 questions", REAL_SETTING]))
-    arm_order = {arm: i for i, arm in enumerate(dict.fromkeys([*ARMS, *PAPER["variants"]]))}
+    arm_order = {arm: i for i, arm in enumerate(dict.fromkeys([*ARMS, *ABLATIONS, *PAPER["variants"]]))}
     frame = frame.sort_values(["setting", "profile", "budget", "arm"], key=lambda c: c.map(
         {"setting": settings.index, "arm": arm_order.get}.get(c.name, lambda v: v)), kind="stable")
     groups = []
@@ -257,6 +271,7 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
         "command": "make bench" + ("" if args.seeds == len(SEEDS) and not args.skip_paper else
                                    f"  (python benchmarks/discovery.py --seeds {args.seeds}{' --skip-paper' if args.skip_paper else ''})"),
         "fixed_before_results": {"profiles": list(PROFILES), "seeds": list(SEEDS[: args.seeds]), "arms": list(ARMS),
+                                 "ablations": ABLATIONS,
                                  "budgets": list(BUDGETS), "step_setting": STEP_SETTING, "paper_setting": None if args.skip_paper else
                                  {k: v for k, v in PAPER.items()}, "reference_prices": REFERENCE_PRICES,
                                  "params": load_params().model_dump(mode="json")["search"]},
@@ -280,13 +295,14 @@ def markdown(report: dict) -> str:
     lines = ["# Discovery benchmark", "", f"Command: `{report['command']}` ({report['seconds']} s). Mean and 95% interval over "
              "seeds. Fixed before any result: profiles, seeds, arms and budgets below (`fixed_before_results` in the JSON).", ""]
     header = ("| setting | profile | budget | arm | seeds | error rate | × random | wrong | sources | precision | recall | "
-              "budget inside | sources / 1k calls | $ / error |")
+              "budget inside | sources / 1k calls | true sources pruned | $ / error |")
     lines += [header, "|" + " --- |" * (header.count("|") - 1)]
     for g in report["groups"]:
         lines.append(f"| {g['setting']} | {g['profile']} | {g['budget']} | {g['arm']} | {g['seeds']} | {_fmt(g.get('error_rate'))} | "
                      f"{_fmt(g.get('error_rate_vs_random'), 2)} | {_fmt(g.get('wrong'), 0)} | {_fmt(g.get('sources'), 0)} | "
                      f"{_fmt(g.get('precision'), 2)} | {_fmt(g.get('recall'), 2)} | {_fmt(g.get('budget_inside'), 2)} | "
-                     f"{_fmt(g.get('sources_per_1000_calls'), 1)} | {_fmt(g.get('dollars_per_error'), 5)} |")
+                     f"{_fmt(g.get('sources_per_1000_calls'), 1)} | {_fmt(g.get('true_sources_pruned'), 0)} | "
+                     f"{_fmt(g.get('dollars_per_error'), 5)} |")
     lines += ["", f"Rows for {REAL_MODEL} come from `python benchmarks/discovery.py --real-model` (part of `make bench`): "
               "a real model has no planted ground truth, so only error rates and sources are shown.", "",
               "![cumulative error per arm](discovery.png)", ""]

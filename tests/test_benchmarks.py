@@ -14,11 +14,14 @@ def _row(arm: str, seed: int, error_rate: float) -> dict:
 
 
 def test_the_discovery_report_and_figure_are_built_from_rows():
-    rows = [_row(arm, seed, 0.25 + 0.05 * i) for i, arm in enumerate(discovery.ARMS) for seed in (0, 1)]
+    labels = [*discovery.ARMS, *discovery.ABLATIONS]
+    rows = [_row(arm, seed, 0.25 + 0.05 * i) | {"true_sources_pruned": 10 + seed} for i, arm in enumerate(labels) for seed in (0, 1)]
     report = discovery.summarise(rows, Namespace(seeds=2, skip_paper=True), seconds=1.0)
     by_arm = {g["arm"]: g for g in report["groups"]}
-    assert set(by_arm) == set(discovery.ARMS) and by_arm["random"]["error_rate_vs_random"]["mean"] == 1.0
+    assert set(by_arm) == set(labels) and by_arm["random"]["error_rate_vs_random"]["mean"] == 1.0
+    assert [g["arm"] for g in report["groups"]] == labels  # the ablations after the arms, in their fixed order
+    assert by_arm["sea_plus + bandit"]["true_sources_pruned"]["mean"] == 10.5
     assert by_arm["sea"]["error_rate"]["mean"] == 0.25 and by_arm["sea"]["error_rate_vs_random"]["mean"] == 0.25 / 0.35
     text = discovery.markdown(report)
-    assert "| 5 questions | paper-regime | 5000 | sea | 2 |" in text
+    assert "| 5 questions | paper-regime | 5000 | sea | 2 |" in text and "| sea_plus + yield pruning + bandit | 2 |" in text
     assert discovery.curve_figure(rows).startswith(b"\x89PNG")
