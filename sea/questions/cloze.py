@@ -343,8 +343,14 @@ class CorpusStats:
         return Span(kind, name, "", bool(definite))
 
 
+_TAGGED: dict[tuple[str, bool], list[Span]] = {}  # (text, with sentences) -> spans, for every finder of the process
+_TAGGED_LIMIT = 500_000  # texts kept before the memo starts over
+
+
 class EntityFinder:
-    """Answer-worthy spans of a paragraph, computed once per paragraph."""
+    """Answer-worthy spans of a paragraph, computed once per paragraph. Tagging is a pure function
+    of the text, so what one finder tagged serves every other in the process (the arms and
+    testees of an audit, audits after it)."""
 
     def __init__(self, stats: CorpusStats) -> None:
         self.stats = stats
@@ -360,7 +366,7 @@ class EntityFinder:
     def spans(self, para_id: int, text: str) -> list[Span]:
         """The paragraph's answer-worthy spans, each with its sentence."""
         if para_id not in self._answers:
-            self._answers[para_id] = self._find(self.nlp(text), with_sentences=True)
+            self.prime([(para_id, text)], [])
         return self._answers[para_id]
 
     def distractor_spans(self, para_id: int, text: str) -> list[Span]:
@@ -373,13 +379,18 @@ class EntityFinder:
 
     def prime(self, answers: list[tuple[int, str]], neighbours: list[tuple[int, str]]) -> None:
         """Tag many paragraphs at once (spaCy is much faster in batches)."""
-        todo = [(p, t) for p, t in answers if p not in self._answers]
-        for (para_id, _), doc in zip(todo, self.nlp.pipe([t for _, t in todo], batch_size=64), strict=True):
-            self._answers[para_id] = self._find(doc, with_sentences=True)
-        todo = [(p, t) for p, t in neighbours if p not in self._distractors]
+        self._tag([(p, t) for p, t in answers if p not in self._answers], self._answers, with_sentences=True)
         with self.nlp.select_pipes(disable=["parser"]):
-            for (para_id, _), doc in zip(todo, self.nlp.pipe([t for _, t in todo], batch_size=64), strict=True):
-                self._distractors[para_id] = self._find(doc, with_sentences=False)
+            self._tag([(p, t) for p, t in neighbours if p not in self._distractors], self._distractors, with_sentences=False)
+
+    def _tag(self, todo: list[tuple[int, str]], into: dict[int, list[Span]], with_sentences: bool) -> None:
+        fresh = list(dict.fromkeys(t for _, t in todo if (t, with_sentences) not in _TAGGED))
+        if len(_TAGGED) + len(fresh) > _TAGGED_LIMIT:
+            _TAGGED.clear()
+        for text, doc in zip(fresh, self.nlp.pipe(fresh, batch_size=64), strict=True):
+            _TAGGED[text, with_sentences] = self._find(doc, with_sentences)
+        for para_id, text in todo:
+            into[para_id] = _TAGGED[text, with_sentences]
 
     def read(self, cloze: str, options: Sequence[str]) -> list[Reading]:
         """Each option's kind and number where it stands: the blank filled with it, tagged again."""

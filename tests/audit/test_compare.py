@@ -20,10 +20,12 @@ def _audited(params, run_id):
     return run
 
 
-@pytest.fixture
-def two_audits(vital_sample, tmp_path):
-    """The probe testee, then the same testee after it learnt everything outside its blind spots."""
-    before = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=400, search__arms=["sea", "random"])
+@pytest.fixture(scope="module")
+def two_audits(vital_sample, tmp_path_factory):
+    """The probe testee, then the same testee after it learnt everything outside its blind spots
+    (audited once for the module: each test's comparison is written afresh)."""
+    before = small_audit(vital_sample, tmp_path_factory.mktemp("compare") / "runs", budget__testee_calls=400,
+                         search__arms=["sea", "random"])
     raw = before.model_dump(mode="json")
     raw["simulated"]["probe"]["base_error"] = 0.0
     after = type(before).model_validate(raw)

@@ -153,7 +153,8 @@ def test_a_worker_without_the_model_is_a_clear_error_not_retried(on_dask):
 
 
 def test_an_audit_runs_on_the_sharded_knowledge_base(on_dask, tmp_path):
-    """The sharded build's knowledge base, embedded part by part, indexed and audited (every arm, in process)."""
+    """The sharded build's knowledge base, embedded part by part, indexed and audited in process: by
+    retrieval (sea) and by uniform exploration over the whole store (random)."""
     from sea.audit.rundir import open_run
     from sea.audit.steps import in_process, run_steps
     from sea.audit.workspace import Workspace
@@ -163,7 +164,7 @@ def test_an_audit_runs_on_the_sharded_knowledge_base(on_dask, tmp_path):
     params, _, _ = on_dask
     embed_sharded(params, progress=False)  # parts already made by the embedding test are reused
     build_index(params)
-    audit = small_audit(params, tmp_path / "runs", budget__testee_calls=60)
+    audit = small_audit(params, tmp_path / "runs", budget__testee_calls=60, search__arms=["sea", "random"])
     workspace = Workspace.of(open_run(audit.audit.runs_dir, "sharded", audit).root)
     for arm in workspace.run.arms():
         records = run_steps(arm, in_process(workspace))
