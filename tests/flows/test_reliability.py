@@ -34,7 +34,8 @@ def closed_port() -> int:
 
 @pytest.fixture
 def params_path(vital_sample, tmp_path):
-    return write_params(small_audit(vital_sample, tmp_path / "runs"), tmp_path / "params.yaml")
+    """Two arms: a fault in the first must leave the second to the resumed run too."""
+    return write_params(small_audit(vital_sample, tmp_path / "runs", search__arms=["sea", "random"]), tmp_path / "params.yaml")
 
 
 @pytest.mark.parametrize(("args", "message"), [
