@@ -174,7 +174,7 @@ def _findings(args: argparse.Namespace) -> None:
     print(f"written: {', '.join(str(path) for path in written)}")
     if args.retest:
         for testee in run.params.testee_settings():
-            _retest_one(run, params, testee.model, params.findings.retest_questions, out)
+            _retest_one(run, params, testee.model, params.findings.retest_questions, out, args.quiet)
 
 
 def _cluster_namer(run, params):
@@ -193,15 +193,15 @@ def _retest(args: argparse.Namespace) -> None:
     run = open_run(params.audit.runs_dir, args.run_id, None)
     run.check()
     _retest_one(run, params, args.testee or run.params.models.testee.model, args.n or params.findings.retest_questions,
-                args.out or run.root / "findings")
+                args.out or run.root / "findings", args.quiet)
 
 
-def _retest_one(run, params, testee: str, sample: int | None, out: Path) -> None:
+def _retest_one(run, params, testee: str, sample: int | None, out: Path, quiet: bool) -> None:
     from flows.tracking import log_to_audit
     from sea.audit.rundir import slug
     from sea.findings.retest import cluster_assignments, format_retest, retest, retest_metrics
 
-    result = retest(run, testee, sample, params.findings.seed, out, cluster_assignments(out, testee))
+    result = retest(run, testee, sample, params.findings.seed, out, cluster_assignments(out, testee), not quiet)
     log_to_audit(run, retest_metrics(result), [out / f"retest-{slug(testee)}.json"], "findings")
     print(format_retest(result))
 
@@ -220,7 +220,7 @@ def _transfer(args: argparse.Namespace) -> None:
     clusters = out / "findings.json"
     if not clusters.is_file() or read_json(clusters)["run_id"] != run.run_id:  # the clusters shared or unique
         write_findings(run, params.findings, out, _cluster_namer(run, params))
-    result = transfer(run, params.findings, out, read_json(clusters))
+    result = transfer(run, params.findings, out, read_json(clusters), not args.quiet)
     log_to_audit(run, transfer_metrics(result), [out / "transfer.json", out / "transfer.png"], "findings")
     print(transfer_markdown(result))
     print(f"written: {out / 'transfer.json'}, {out / 'transfer.md'}, {out / 'transfer.png'}")
@@ -232,7 +232,7 @@ def _compare(args: argparse.Namespace) -> None:
 
     runs_dir = load_params(args.params).audit.runs_dir
     previous, current = open_run(runs_dir, args.previous, None), open_run(runs_dir, args.current, None)
-    result = compare_runs(previous, current, args.calls or current.params.audit.compare_calls)
+    result = compare_runs(previous, current, args.calls or current.params.audit.compare_calls, not args.quiet)
     print(format_comparison(result))
     print(f"\nsaved: {current.root / COMPARE_DIR / (previous.run_id + '.json')}")
 

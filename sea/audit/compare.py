@@ -48,7 +48,7 @@ def previous_run(current: RunDir) -> RunDir | None:
     return max(candidates, key=lambda run: run.config["created"], default=None)
 
 
-def compare_runs(previous: RunDir, current: RunDir, calls: int) -> dict:
+def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool = True) -> dict:
     """Re-asks the previous run's sources (at most `calls` questions) to the current testee and
     writes compare/<previous>.json and the answers beside it; returns the comparison."""
     testee = current.params.models.testee.model
@@ -60,7 +60,7 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int) -> dict:
     # Its own budget, and its own cache scope: the questions were the earlier audit's, the
     # answers must be today's.
     prompts = [closed_book_prompt(workspace, q) for q in asked]
-    records = ask_once_each(client, asked, prompts, f"compare {current.nonce}", f"compare · {testee}")
+    records = ask_once_each(client, asked, prompts, f"compare {current.nonce}", f"compare · {testee}", progress)
     para_of = {q.question_id: q.para_id for q in asked}
     now = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])
     tau, before = current.params.search.tau, _error_rates(previous, previous.params.models.testee.model)

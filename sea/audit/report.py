@@ -184,8 +184,8 @@ def _transfer(directory: Path) -> list[str]:
                                                                   "inside_blind_spots": "share in its blind spots"}),
                     floats="{:.2f}")]
     if result["clusters"]:
-        rows = [{"testee": c["testee"], "cluster": c["cluster"], "distinctive terms": ", ".join(c["terms"]),
-                 "sources": c["sources"], "its error rate": c["error_rate"],
+        rows = [{"testee": c["testee"], "cluster": c["cluster"], "name": c.get("name") or "",
+                 "distinctive terms": ", ".join(c["terms"]), "sources": c["sources"], "its error rate": c["error_rate"],
                  "others' error rates": ", ".join(f"{o} {r:.2f}" for o, r in c["others"].items() if r is not None),
                  "shared with": ", ".join(c["shared_with"]) or "unique"} for c in result["clusters"]]
         parts.append(_table(pd.DataFrame(rows), floats="{:.2f}"))

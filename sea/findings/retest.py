@@ -35,7 +35,8 @@ def wrong_answers(run: RunDir, testee: str) -> pd.DataFrame:
     return wrong.sort_values("question_id").reset_index(drop=True)
 
 
-def retest(run: RunDir, testee: str, sample: int | None, seed: int, out: Path, clusters: dict[int, int] | None = None) -> dict:
+def retest(run: RunDir, testee: str, sample: int | None, seed: int, out: Path, clusters: dict[int, int] | None = None,
+           progress: bool = True) -> dict:
     """Re-asks the wrong answers (all, or a seeded sample) with their paragraphs; writes
     retest-<testee>.json and its answers (Parquet) into `out`, and returns the result."""
     if testee not in {t.model for t in run.params.testee_settings()}:
@@ -49,7 +50,7 @@ def retest(run: RunDir, testee: str, sample: int | None, seed: int, out: Path, c
     paragraphs = store.rows(wrong["para_id"].drop_duplicates()) if len(wrong) else pd.DataFrame(columns=["text", "doc_id"])
     prompts = [open_book_messages(paragraphs.loc[q.para_id, "text"], q.question, q.options) for q in questions]
     client = Workspace.of(run.root).testee(testee)
-    records = ask_once_each(client, questions, prompts, f"retest {run.nonce}", f"retest · {testee}")
+    records = ask_once_each(client, questions, prompts, f"retest {run.nonce}", f"retest · {testee}", progress)
     before = dict(zip(wrong["question_id"], wrong["parsed_letter"], strict=True))
     categories = DocumentCategories(store)
     para_of = {q.question_id: q.para_id for q in questions}

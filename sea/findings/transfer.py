@@ -48,14 +48,14 @@ def error_subset(seen: Evaluated) -> pd.DataFrame:
     return seen.asked[seen.asked["outcome"] != Outcome.FAILED].merge(sources, on="para_id")
 
 
-def transfer(run: RunDir, settings: FindingsSettings, out: Path, clusters: dict | None = None) -> dict:
+def transfer(run: RunDir, settings: FindingsSettings, out: Path, clusters: dict | None = None, progress: bool = True) -> dict:
     """Every testee on every other's error subset (see the module docstring); writes transfer.json,
     transfer.md, transfer.png and each testee's new answers (Parquet) into `out`. `clusters`: a
     `sea findings` result, for the shared and unique clusters."""
     testees = compared_testees(run)
     seen = {t: evaluated(run, t) for t in testees}
     subsets = {t: error_subset(seen[t]) for t in testees}
-    answers = {i: _answers(run, i, seen[i], [subsets[j] for j in testees if j != i], settings, out) for i in testees}
+    answers = {i: _answers(run, i, seen[i], [subsets[j] for j in testees if j != i], settings, out, progress) for i in testees}
     truth = {t: _ground_truth(run.params, t) for t in testees}
     result = {"run_id": run.run_id, "testees": testees, "tau": run.params.search.tau,
               "calls": {t: answers[t].counts for t in testees},
@@ -77,7 +77,7 @@ def compared_testees(run: RunDir) -> list[str]:
 
 
 def _answers(run: RunDir, testee: str, seen: Evaluated, others: list[pd.DataFrame], settings: FindingsSettings,
-             out: Path) -> Answers:
+             out: Path, progress: bool) -> Answers:
     known = {} if seen.asked.empty else dict(seen.asked.loc[seen.asked["outcome"] != Outcome.FAILED,
                                                              ["question_id", "outcome"]].itertuples(index=False))
     needed = pd.concat(others).drop_duplicates("question_id")
@@ -92,7 +92,7 @@ def _answers(run: RunDir, testee: str, seen: Evaluated, others: list[pd.DataFram
         workspace = Workspace.of(run.root)
         client = workspace.testee(testee)
         prompts = [closed_book_prompt(workspace, q) for q in questions]
-        records = ask_once_each(client, questions, prompts, f"transfer {run.nonce}", f"transfer · {testee}")
+        records = ask_once_each(client, questions, prompts, f"transfer {run.nonce}", f"transfer · {testee}", progress)
     write_parquet(out / f"transfer-{slug(testee)}.answers.parquet", answers_table(records))
     new = {r["question_id"]: r["outcome"] for r in records if r["outcome"] != Outcome.FAILED}
     return Answers(pd.Series({**known, **new}, dtype=object),
@@ -148,7 +148,7 @@ def _shared_clusters(clusters: dict, subsets: dict[str, pd.DataFrame], answers: 
                 if other != owner:
                     outcomes = given.outcomes.reindex(questions["question_id"]).dropna()
                     others[other] = float((outcomes != Outcome.CORRECT).mean()) if len(outcomes) else None
-            rows.append({"testee": owner, "cluster": described["cluster"], "terms": described["terms"],
+            rows.append({"testee": owner, "cluster": described["cluster"], "name": described.get("name"), "terms": described["terms"],
                          "titles": described["titles"], "sources": described["sources"],
                          "error_rate": described["error_rate"], "others": others,
                          "shared_with": [o for o, rate in others.items() if rate is not None and rate > tau]})
@@ -212,7 +212,8 @@ def transfer_markdown(result: dict) -> str:
                   "| --- | --- | --- | --- | --- | --- | --- |"]
         for c in result["clusters"]:
             others = ", ".join(f"{o} {_num(rate)}" for o, rate in c["others"].items())
-            lines.append(f"| {c['testee']} | {c['cluster']} | {', '.join(c['terms'])} | {c['sources']} | "
+            named = f"{c['name']}: " if c.get("name") else ""
+            lines.append(f"| {c['testee']} | {c['cluster']} | {named}{', '.join(c['terms'])} | {c['sources']} | "
                          f"{_num(c['error_rate'])} | {others} | {', '.join(c['shared_with']) or 'unique'} |")
         lines.append("")
     return "\n".join(lines)

@@ -45,7 +45,7 @@ def test_figures_on_a_hand_made_error_subset():
     assert on_error_subset("A", "B", subset[subset["para_id"] == 1], outcomes, None)["correlation"] is None
 
 
-def test_transfer_follows_the_planted_overlap(finished_audit, tmp_path):
+def test_transfer_follows_the_planted_overlap(finished_audit, tmp_path, capsys):
     run = finished_audit
     clusters = read_json(write_findings(run, FindingsSettings(min_cluster_size=2), tmp_path)[0])
     result = transfer(run, FindingsSettings(), tmp_path, clusters)
@@ -74,7 +74,10 @@ def test_transfer_follows_the_planted_overlap(finished_audit, tmp_path):
     shutil.copytree(run.root, tmp_path / "copy")
     shutil.rmtree(tmp_path / "copy" / slug(SHARER))
     alone = RunDir(tmp_path / "copy")
-    asked = transfer(alone, FindingsSettings(), tmp_path / "asked", None)
+    asked = transfer(alone, FindingsSettings(), tmp_path / "asked", None, progress=False)
+    assert "transfer · " not in capsys.readouterr().err  # --quiet: no progress bar
+    assert transfer(alone, FindingsSettings(), tmp_path / "asked", None) == asked  # from the cache, with its bar
+    assert f"transfer · {SHARER}" in capsys.readouterr().err
     assert asked["calls"][SHARER] == {"reused": 0, "asked": cells[PROBE, PROBE]["questions"], "failed": 0, "not_asked": 0}
     assert next(p for p in asked["pairs"] if p["testee"] == SHARER and p["subset_of"] == PROBE) == cells[SHARER, PROBE]
     # A budget of no new calls: nothing asked, all of it counted as not asked.
