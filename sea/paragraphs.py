@@ -142,3 +142,8 @@ class ParagraphEmbeddings:
         paragraphs = self.store.of_documents(doc_ids)
         texts = [titled_text(title, text) for title, text in zip(paragraphs["title"], paragraphs["text"], strict=True)]
         return paragraphs, self.embedder.encode(texts)
+
+    def vectors_of(self, para_ids: Sequence[int]) -> np.ndarray:
+        """The paragraphs' vectors, in the order given."""
+        rows = self.store.rows(para_ids).loc[list(para_ids)]
+        return self.embedder.encode([titled_text(title, text) for title, text in zip(rows["title"], rows["text"], strict=True)])

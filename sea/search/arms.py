@@ -11,7 +11,7 @@ class Arm:
     name: str
     retrieves: bool  # batch policy: draw around the active sources (else explore uniformly)
     prunes: bool  # pruning policy: deactivate sources whose descendants stopped failing
-    plus: bool = False  # sea_plus's switches (search.plus): weighted draw, adaptive questioning, yield pruning, bandit
+    plus: bool = False  # sea_plus's switches apply (search.plus)
     colour: str = "#7f8c8d"  # in every figure
 
     def weighted_draw(self, plus) -> bool:
@@ -25,6 +25,9 @@ class Arm:
 
     def bandit(self, plus) -> bool:
         return self.plus and plus.bandit
+
+    def failure_prior(self, plus) -> bool:
+        return self.plus and plus.failure_prior
 
 
 ARMS = {arm.name: arm for arm in (

@@ -9,7 +9,7 @@ uninterrupted one would."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from sea.questions.model import Outcome
 from sea.search.arms import ARMS
 from sea.search.dag import prune
 from sea.search.bandit import bandit_draw
+from sea.search.prior import failure_probability, fit_prior
 from sea.search.pruning import prune_by_yield, yield_counts
 from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
 from sea.search.state import SearchState, jsonable
@@ -32,23 +33,29 @@ class Batch:
     provenance: dict[int, list[int]]  # para_id -> the sources that retrieved it (empty: explored)
     candidates: int  # size of the pool the batch was drawn from
     rng_state: dict  # the search's generator after the draw
+    predicted: dict[int, float] = field(default_factory=dict)  # sea_plus's failure prior: para_id -> P(error rate > tau)
 
     def to_json(self) -> dict:
-        return {"para_ids": self.para_ids, "provenance": {str(p): s for p, s in self.provenance.items()},
+        data = {"para_ids": self.para_ids, "provenance": {str(p): s for p, s in self.provenance.items()},
                 "candidates": self.candidates, "rng_state": jsonable(self.rng_state)}
+        if self.predicted:
+            data["predicted"] = {str(p): probability for p, probability in self.predicted.items()}
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> Batch:
-        return cls(data["para_ids"], {int(p): s for p, s in data["provenance"].items()}, data["candidates"], data["rng_state"])
+        return cls(data["para_ids"], {int(p): s for p, s in data["provenance"].items()}, data["candidates"], data["rng_state"],
+                   {int(p): probability for p, probability in data.get("predicted", {}).items()})
 
 
 def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIndex, paragraphs: ParagraphEmbeddings) -> Batch:
     """The next batch: the category spread at step 0; then candidates retrieved around the
-    active sources, drawn uniformly (sea_plus: by weight, or shared among the sources by a
-    bandit). Without candidates (the random arm, or no active source
+    active sources, drawn uniformly (sea_plus: by weight, times the failure prior's
+    probability, or shared among the sources by a bandit). Without candidates (the random arm, or no active source
     left) the search explores uniformly among unvisited paragraphs."""
     rng = state.rng()
     provenance: dict[int, dict[int, float]] = {}
+    predicted: dict[int, float] = {}
     if state.step == 0:
         batch = initial_batch(index, paragraphs, settings.batch_size, rng)
         pool_size = len(batch)
@@ -60,6 +67,10 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
         weights = None
         if provenance and arm.weighted_draw(settings.plus):
             weights = candidate_weights(provenance, state.error_rates)
+        if provenance and arm.failure_prior(settings.plus):
+            predicted = predict_failures(state, settings.tau, paragraphs, sorted(provenance))
+            if predicted:
+                weights = {c: (1.0 if weights is None else weights[c]) * predicted[c] for c in provenance}
         pool = list(provenance) or unvisited(paragraphs, state.visited_paras)
         if provenance and arm.bandit(settings.plus):
             counts = {source: yield_counts(state.dag, source, state.sources) for source in state.active_sources}
@@ -67,7 +78,18 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
         else:
             batch = draw(pool, settings.batch_size, rng, weights)
         pool_size = len(pool)
-    return Batch(batch, {p: sorted(provenance.get(p, ())) for p in batch}, pool_size, rng.bit_generator.state)
+    return Batch(batch, {p: sorted(provenance.get(p, ())) for p in batch}, pool_size, rng.bit_generator.state,
+                 {p: predicted[p] for p in batch if p in predicted})
+
+
+def predict_failures(state: SearchState, tau: float, paragraphs: ParagraphEmbeddings, candidates: list[int]) -> dict[int, float]:
+    """candidate -> P(its error rate exceeds tau) from a classifier fitted on the paragraphs
+    evaluated so far; empty while there are too few examples of either outcome."""
+    evaluated = sorted(state.error_rates)
+    model = fit_prior(paragraphs.vectors_of(evaluated), np.array([state.error_rates[p] > tau for p in evaluated]))
+    if model is None:
+        return {}
+    return dict(zip(candidates, failure_probability(model, paragraphs.vectors_of(candidates)).tolist(), strict=True))
 
 
 def unvisited(paragraphs: ParagraphEmbeddings, visited: set[int]) -> list[int]:

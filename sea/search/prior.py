@@ -1,0 +1,39 @@
+"""sea_plus's learned failure prior (search.plus.failure_prior): a logistic regression trained
+during the audit on the paragraphs evaluated so far (their embeddings; label: error rate above
+tau), predicting which candidates will fail. It is refitted from the search state at every step,
+so a resumed search uses exactly the prior an uninterrupted one would, and its predictions for
+each batch are kept with the batch, where the benchmark scores them (held out: the model never
+saw the paragraphs it predicted)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+
+MIN_PER_CLASS = 5  # fewer failed (or passed) paragraphs than this: no prior yet
+
+
+def fit_prior(vectors: np.ndarray, failed: np.ndarray) -> LogisticRegression | None:
+    """The classifier on evaluated paragraphs' vectors, classes weighted to balance (failures are
+    the rarer class early on); None until both classes have MIN_PER_CLASS examples."""
+    failures = int(failed.sum())
+    if min(failures, len(failed) - failures) < MIN_PER_CLASS:
+        return None
+    return LogisticRegression(class_weight="balanced", max_iter=1000).fit(vectors, failed.astype(int))
+
+
+def failure_probability(model: LogisticRegression, vectors: np.ndarray) -> np.ndarray:
+    return model.predict_proba(vectors)[:, 1]
+
+
+def prior_quality(predicted: dict[int, float], error_rates: dict[int, float], tau: float) -> dict[str, float | int | None]:
+    """Held-out accuracy (at probability 0.5) and ROC AUC of predictions against the error rates
+    measured afterwards; AUC is None when the paragraphs scored are all of one class."""
+    scored = sorted(p for p in predicted if p in error_rates)
+    if not scored:
+        return {"paragraphs": 0, "accuracy": None, "auc": None}
+    probability = np.array([predicted[p] for p in scored])
+    failed = np.array([error_rates[p] > tau for p in scored])
+    auc = float(roc_auc_score(failed, probability)) if 0 < failed.sum() < len(failed) else None
+    return {"paragraphs": len(scored), "accuracy": float(np.mean((probability >= 0.5) == failed)), "auc": auc}

@@ -1,0 +1,67 @@
+"""sea_plus's learned failure prior: training on a tiny set, its held-out scoring, and its use in the
+batch draw."""
+
+import numpy as np
+import pytest
+
+from sea.index import DocumentIndex
+from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
+from sea.search.loop import Batch, choose_batch
+from sea.search.prior import failure_probability, fit_prior, prior_quality
+from sea.search.state import SearchState
+from sea.settings import PlusSettings
+
+
+def _two_topics(rng, n):
+    """n vectors around each of two directions; the first topic fails."""
+    centres = np.eye(8)[:2] * 3
+    vectors = np.vstack([centres[0] + rng.normal(size=(n, 8)), centres[1] + rng.normal(size=(n, 8))])
+    return vectors, np.array([True] * n + [False] * n)
+
+
+def test_the_prior_learns_which_topic_fails_from_a_tiny_set():
+    vectors, failed = _two_topics(np.random.default_rng(0), 6)
+    model = fit_prior(vectors, failed)
+    held_out, truth = _two_topics(np.random.default_rng(1), 20)
+    probability = failure_probability(model, held_out)
+    assert probability[truth].mean() > 0.8 and probability[~truth].mean() < 0.2
+    assert np.array_equal(failure_probability(fit_prior(vectors, failed), held_out), probability)  # deterministic
+
+
+def test_no_prior_until_both_outcomes_have_enough_examples():
+    vectors, failed = _two_topics(np.random.default_rng(0), 6)
+    assert fit_prior(vectors[:10], failed[:10]) is None  # 6 failed, 4 passed
+    assert fit_prior(vectors[2:], failed[2:]) is None  # 4 failed, 6 passed
+    assert fit_prior(vectors[1:], failed[1:]) is not None  # 5 and 6
+
+
+def test_held_out_accuracy_and_auc_on_hand_made_predictions():
+    predicted = {1: 0.9, 2: 0.6, 3: 0.4, 4: 0.2, 5: 0.7}
+    error_rates = {1: 1.0, 2: 0.2, 3: 0.8, 4: 0.0}  # 5 was never evaluated: not scored
+    quality = prior_quality(predicted, error_rates, tau=0.5)
+    # failed: 1, 3; predicted >= 0.5: 1, 2 -> right on 1 and 4: 2 of 4. Pairs (failed, passed) ranked right:
+    # (1,2) (1,4) (3,4) yes, (3,2) no -> AUC 3/4.
+    assert quality == {"paragraphs": 4, "accuracy": 0.5, "auc": 0.75}
+    assert prior_quality({1: 0.9}, {1: 1.0}, 0.5)["auc"] is None  # one class: no AUC
+    assert prior_quality({}, error_rates, 0.5) == {"paragraphs": 0, "accuracy": None, "auc": None}
+
+
+@pytest.mark.parametrize("switch", [False, True])
+def test_the_prior_weights_the_draw_only_when_switched_on(vital_sample, embedder, switch):
+    paragraphs = ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
+    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
+    settings = vital_sample.search.model_copy(update={"batch_size": 20, "k_documents": 10, "m_paragraphs": 3,
+                                                      "plus": PlusSettings(failure_prior=switch)})
+    first = choose_batch(SearchState(arm="sea_plus", seed=0), settings, index, paragraphs)
+    rates = {p: float(i % 2) for i, p in enumerate(first.para_ids)}  # 10 failed, 10 passed
+    sources = {p for p, rate in rates.items() if rate > 0.5}
+    state = SearchState(arm="sea_plus", seed=0, step=1, error_rates=rates, active_sources=sources,
+                        visited_paras=set(first.para_ids), visited_docs={paragraphs.store.document_of(p) for p in first.para_ids})
+    batch = choose_batch(state, settings, index, paragraphs)
+    if not switch:
+        assert batch.predicted == {} and "predicted" not in batch.to_json()
+        return
+    assert set(batch.predicted) == set(batch.para_ids) and all(0 < p < 1 for p in batch.predicted.values())
+    assert Batch.from_json(batch.to_json()).predicted == batch.predicted
+    again = choose_batch(state, settings, index, paragraphs)
+    assert again.para_ids == batch.para_ids and again.predicted == batch.predicted  # a resumed step draws the same
