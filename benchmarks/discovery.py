@@ -40,7 +40,11 @@ ARMS = tuple(ARM_REGISTRY)
 # Issue 15's switches on sea_plus, each alone and together (sea_plus itself is the row without them).
 ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
              "sea_plus + bandit": {"search.plus.bandit": True},
-             "sea_plus + yield pruning + bandit": {"search.plus.yield_pruning": True, "search.plus.bandit": True}}
+             "sea_plus + failure prior": {"search.plus.failure_prior": True},
+             "sea_plus + yield pruning + bandit": {"search.plus.yield_pruning": True, "search.plus.bandit": True},
+             "sea_plus + all three": {"search.plus.yield_pruning": True, "search.plus.bandit": True,
+                                      "search.plus.failure_prior": True}}
+PAPER_PRIOR_ACCURACY = "66-68%"  # Knowl 11: BERT classifiers on 4,402 gpt-4o paragraphs
 BUDGETS = (2000, 5000)  # 40 paragraphs x 5 questions = 200 a step: 10 and 25 steps
 STEP_SETTING = {"search.batch_size": 40, "questions.per_paragraph": 5, "questions.variants": 1}
 # The paper's setting: 25 questions a paragraph (5 x 5 phrasings), 20,000 questions, one profile.
@@ -187,9 +191,11 @@ def main() -> None:
         for profile in PROFILES:
             for label, extra in {**{arm: {} for arm in ARMS}, **ABLATIONS}.items():
                 arm_dir, ws = runner.run(profile, seed, label.split()[0], max(BUDGETS), extra, label)
+                prior = prior_by_step(arm_dir, ws.params.search.tau) if ws.params.search.plus.failure_prior else None
                 for budget in BUDGETS:
                     rows.append({"setting": "5 questions", "profile": profile, "seed": seed, "arm": label, "budget": budget,
-                                 **at_budget(arm_dir, ws.params, budget, planted_by_profile[profile], prices)})
+                                 **at_budget(arm_dir, ws.params, budget, planted_by_profile[profile], prices),
+                                 **({"prior_by_step": prior} if prior and budget == max(BUDGETS) else {})})
                     _keep(rows_file, rows[-1], started)
                 print(f"{profile} seed {seed} {label}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
     publish(rows, args, time.perf_counter() - started)
@@ -207,6 +213,16 @@ def real_model_rows(root: Path, rows_file: Path) -> list[dict]:
         _keep(rows_file, rows[-1], started)
         print(f"{REAL_MODEL} {arm}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
     return rows
+
+
+def prior_by_step(arm: ArmDir, tau: float) -> list[dict]:
+    """The failure prior scored at each step on the paragraphs it predicted before they were asked."""
+    from sea.audit.step_store import StepStore
+    from sea.search.prior import prior_quality
+
+    state = arm.load_state()
+    return [{"step": step, **prior_quality(StepStore(arm, step).batch().predicted, state.error_rates, tau)}
+            for step in range(state.step)]
 
 
 def _keep(rows_file: Path, row: dict, started: float) -> None:
@@ -277,10 +293,41 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
                                  "params": load_params().model_dump(mode="json")["search"]},
         "seconds": round(seconds),
         "groups": groups,
+        "failure_prior": prior_summary(rows),
         "runs": [{k: v for k, v in r.items() if k != "curve"} for r in rows],
         "curves": [{"setting": r["setting"], "profile": r["profile"], "seed": r["seed"], "arm": r["arm"], "budget": r["budget"],
                     "curve": r["curve"]} for r in rows],
     }
+
+
+def prior_summary(rows: list[dict]) -> list[dict]:
+    """The failure prior's held-out accuracy and AUC per profile and step, mean over seeds (the
+    runs with the prior alone)."""
+    scored = [{"profile": r["profile"], **step} for r in rows if r.get("prior_by_step") and r["arm"] == "sea_plus + failure prior"
+              for step in r["prior_by_step"] if step["paragraphs"]]
+    if not scored:
+        return []
+    frame = pd.DataFrame(scored)
+    return [{"profile": profile, "step": int(step), "seeds": len(group), "paragraphs": float(group["paragraphs"].mean()),
+             "accuracy": interval(group["accuracy"].tolist()), "auc": interval(group["auc"].dropna().tolist())}
+            for (profile, step), group in frame.groupby(["profile", "step"], sort=True)]
+
+
+def prior_markdown(summary: list[dict]) -> list[str]:
+    if not summary:
+        return []
+    profiles = list(dict.fromkeys(s["profile"] for s in summary))
+    cells = {(s["profile"], s["step"]): s for s in summary}
+    lines = ["## The learned failure prior, held out", "",
+             f"`sea_plus + failure prior`: at each step the classifier, trained on the paragraphs evaluated before it, "
+             f"predicted the paragraphs it helped draw; scored once they were asked (accuracy at probability 0.5 / ROC AUC, "
+             f"mean over seeds). The paper's BERT classifiers reached {PAPER_PRIOR_ACCURACY} accuracy.", "",
+             "| step | " + " | ".join(profiles) + " |", "|" + " --- |" * (len(profiles) + 1)]
+    for step in sorted({s["step"] for s in summary}):
+        row = [f"{_fmt(cells[(p, step)]['accuracy'], 2).split(' ')[0]} / {_fmt(cells[(p, step)]['auc'], 2).split(' ')[0]}"
+               if (p, step) in cells else "-" for p in profiles]
+        lines.append(f"| {step} | " + " | ".join(row) + " |")
+    return lines + [""]
 
 
 def _fmt(cell: dict | None, digits: int = 3) -> str:
@@ -305,7 +352,7 @@ def markdown(report: dict) -> str:
                      f"{_fmt(g.get('dollars_per_error'), 5)} |")
     lines += ["", f"Rows for {REAL_MODEL} come from `python benchmarks/discovery.py --real-model` (part of `make bench`): "
               "a real model has no planted ground truth, so only error rates and sources are shown.", "",
-              "![cumulative error per arm](discovery.png)", ""]
+              "![cumulative error per arm](discovery.png)", "", *prior_markdown(report.get("failure_prior", []))]
     return "\n".join(lines) + "\n"
 
 
