@@ -44,6 +44,7 @@ ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
              "sea_plus + yield pruning + bandit": {"search.plus.yield_pruning": True, "search.plus.bandit": True},
              "sea_plus + all three": {"search.plus.yield_pruning": True, "search.plus.bandit": True,
                                       "search.plus.failure_prior": True}}
+PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior
 PAPER_PRIOR_ACCURACY = "66-68%"  # Knowl 11: BERT classifiers on 4,402 gpt-4o paragraphs
 BUDGETS = (2000, 5000)  # 40 paragraphs x 5 questions = 200 a step: 10 and 25 steps
 STEP_SETTING = {"search.batch_size": 40, "questions.per_paragraph": 5, "questions.variants": 1}
@@ -191,11 +192,11 @@ def main() -> None:
         for profile in PROFILES:
             for label, extra in {**{arm: {} for arm in ARMS}, **ABLATIONS}.items():
                 arm_dir, ws = runner.run(profile, seed, label.split()[0], max(BUDGETS), extra, label)
-                prior = prior_by_step(arm_dir, ws.params.search.tau) if ws.params.search.plus.failure_prior else None
+                prior = prior_by_block(arm_dir, ws.params.search.tau) if ws.params.search.plus.failure_prior else None
                 for budget in BUDGETS:
                     rows.append({"setting": "5 questions", "profile": profile, "seed": seed, "arm": label, "budget": budget,
                                  **at_budget(arm_dir, ws.params, budget, planted_by_profile[profile], prices),
-                                 **({"prior_by_step": prior} if prior and budget == max(BUDGETS) else {})})
+                                 **({"prior_by_block": prior} if prior and budget == max(BUDGETS) else {})})
                     _keep(rows_file, rows[-1], started)
                 print(f"{profile} seed {seed} {label}: {rows[-1]['error_rate']:.3f} ({time.perf_counter() - started:.0f} s)", flush=True)
     publish(rows, args, time.perf_counter() - started)
@@ -215,14 +216,20 @@ def real_model_rows(root: Path, rows_file: Path) -> list[dict]:
     return rows
 
 
-def prior_by_step(arm: ArmDir, tau: float) -> list[dict]:
-    """The failure prior scored at each step on the paragraphs it predicted before they were asked."""
+def prior_by_block(arm: ArmDir, tau: float) -> list[dict]:
+    """The failure prior scored on the paragraphs it predicted before they were asked, pooled over
+    blocks of PRIOR_BLOCK steps (a step holds a few dozen paragraphs: too few for an AUC)."""
     from sea.audit.step_store import StepStore
     from sea.search.prior import prior_quality
 
     state = arm.load_state()
-    return [{"step": step, **prior_quality(StepStore(arm, step).batch().predicted, state.error_rates, tau)}
-            for step in range(state.step)]
+    blocks = []
+    for first in range(0, state.step, PRIOR_BLOCK):
+        predicted = {}
+        for step in range(first, min(first + PRIOR_BLOCK, state.step)):
+            predicted.update(StepStore(arm, step).batch().predicted)
+        blocks.append({"first_step": first, **prior_quality(predicted, state.error_rates, tau)})
+    return blocks
 
 
 def _keep(rows_file: Path, row: dict, started: float) -> None:
@@ -301,32 +308,33 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
 
 
 def prior_summary(rows: list[dict]) -> list[dict]:
-    """The failure prior's held-out accuracy and AUC per profile and step, mean over seeds (the
-    runs with the prior alone)."""
-    scored = [{"profile": r["profile"], **step} for r in rows if r.get("prior_by_step") and r["arm"] == "sea_plus + failure prior"
-              for step in r["prior_by_step"] if step["paragraphs"]]
+    """The failure prior's held-out accuracy and AUC per profile and block of steps, mean over
+    seeds (the runs with the prior alone)."""
+    scored = [{"profile": r["profile"], **block} for r in rows if r.get("prior_by_block") and r["arm"] == "sea_plus + failure prior"
+              for block in r["prior_by_block"] if block["paragraphs"]]
     if not scored:
         return []
     frame = pd.DataFrame(scored)
-    return [{"profile": profile, "step": int(step), "seeds": len(group), "paragraphs": float(group["paragraphs"].mean()),
+    return [{"profile": profile, "first_step": int(first), "seeds": len(group), "paragraphs": float(group["paragraphs"].mean()),
              "accuracy": interval(group["accuracy"].tolist()), "auc": interval(group["auc"].dropna().tolist())}
-            for (profile, step), group in frame.groupby(["profile", "step"], sort=True)]
+            for (profile, first), group in frame.groupby(["profile", "first_step"], sort=True)]
 
 
 def prior_markdown(summary: list[dict]) -> list[str]:
     if not summary:
         return []
     profiles = list(dict.fromkeys(s["profile"] for s in summary))
-    cells = {(s["profile"], s["step"]): s for s in summary}
+    cells = {(s["profile"], s["first_step"]): s for s in summary}
     lines = ["## The learned failure prior, held out", "",
-             f"`sea_plus + failure prior`: at each step the classifier, trained on the paragraphs evaluated before it, "
-             f"predicted the paragraphs it helped draw; scored once they were asked (accuracy at probability 0.5 / ROC AUC, "
-             f"mean over seeds). The paper's BERT classifiers reached {PAPER_PRIOR_ACCURACY} accuracy.", "",
-             "| step | " + " | ".join(profiles) + " |", "|" + " --- |" * (len(profiles) + 1)]
-    for step in sorted({s["step"] for s in summary}):
-        row = [f"{_fmt(cells[(p, step)]['accuracy'], 2).split(' ')[0]} / {_fmt(cells[(p, step)]['auc'], 2).split(' ')[0]}"
-               if (p, step) in cells else "-" for p in profiles]
-        lines.append(f"| {step} | " + " | ".join(row) + " |")
+             f"`sea_plus + failure prior`, {max(BUDGETS)} questions: at each step the classifier, trained on the paragraphs "
+             f"evaluated before it, predicted the paragraphs it helped draw; scored once they were asked, pooled over "
+             f"{PRIOR_BLOCK} steps (accuracy at probability 0.5 / ROC AUC, mean over seeds; '-': nothing predicted, or one "
+             f"class only). The paper's BERT classifiers reached {PAPER_PRIOR_ACCURACY} accuracy.", "",
+             "| steps | " + " | ".join(profiles) + " |", "|" + " --- |" * (len(profiles) + 1)]
+    for first in sorted({s["first_step"] for s in summary}):
+        row = [f"{_fmt(cells[(p, first)]['accuracy'], 2).split(' ')[0]} / {_fmt(cells[(p, first)]['auc'], 2).split(' ')[0]}"
+               if (p, first) in cells else "-" for p in profiles]
+        lines.append(f"| {first}-{first + PRIOR_BLOCK - 1} | " + " | ".join(row) + " |")
     return lines + [""]
 
 

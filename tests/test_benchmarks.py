@@ -27,13 +27,13 @@ def test_the_discovery_report_and_figure_are_built_from_rows():
     assert discovery.curve_figure(rows).startswith(b"\x89PNG")
 
 
-def test_the_failure_prior_is_reported_per_profile_and_step():
-    steps = lambda accuracy: [{"step": 0, "paragraphs": 0, "accuracy": None, "auc": None},  # noqa: E731
-                              {"step": 1, "paragraphs": 40, "accuracy": accuracy, "auc": accuracy + 0.1}]
-    rows = [_row("sea_plus + failure prior", seed, 0.3) | {"prior_by_step": steps(0.6 + 0.1 * seed)} for seed in (0, 1)]
-    rows.append(_row("sea_plus + all three", 0, 0.3) | {"prior_by_step": steps(0.0)})  # the prior alone is what is scored
+def test_the_failure_prior_is_reported_per_profile_and_block_of_steps():
+    blocks = lambda accuracy: [{"first_step": 0, "paragraphs": 0, "accuracy": None, "auc": None},  # noqa: E731
+                               {"first_step": 5, "paragraphs": 40, "accuracy": accuracy, "auc": accuracy + 0.1}]
+    rows = [_row("sea_plus + failure prior", seed, 0.3) | {"prior_by_block": blocks(0.6 + 0.1 * seed)} for seed in (0, 1)]
+    rows.append(_row("sea_plus + all three", 0, 0.3) | {"prior_by_block": blocks(0.0)})  # the prior alone is what is scored
     summary = discovery.prior_summary(rows)
-    assert [(s["profile"], s["step"], s["seeds"]) for s in summary] == [("paper-regime", 1, 2)]  # step 0 predicted nothing
+    assert [(s["profile"], s["first_step"], s["seeds"]) for s in summary] == [("paper-regime", 5, 2)]  # nothing predicted at first
     assert abs(summary[0]["accuracy"]["mean"] - 0.65) < 1e-12 and abs(summary[0]["auc"]["mean"] - 0.75) < 1e-12
     text = discovery.markdown(discovery.summarise([*rows, _row("random", 0, 0.2)], Namespace(seeds=2, skip_paper=True), 1.0))
-    assert "| step | paper-regime |" in text and "| 1 | 0.65 / 0.75 |" in text and discovery.PAPER_PRIOR_ACCURACY in text
+    assert "| steps | paper-regime |" in text and "| 5-9 | 0.65 / 0.75 |" in text and discovery.PAPER_PRIOR_ACCURACY in text
