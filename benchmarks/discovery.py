@@ -40,10 +40,11 @@ ARMS = tuple(ARM_REGISTRY)
 # Issue 15's switches on sea_plus, each alone and together (sea_plus itself is the row without them).
 ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
              "sea_plus + bandit": {"search.plus.bandit": True},
+             "sea_plus + region retrieval": {"search.plus.region_retrieval": True},
              "sea_plus + failure prior": {"search.plus.failure_prior": True},
              "sea_plus + yield pruning + bandit": {"search.plus.yield_pruning": True, "search.plus.bandit": True},
-             "sea_plus + all three": {"search.plus.yield_pruning": True, "search.plus.bandit": True,
-                                      "search.plus.failure_prior": True}}
+             "sea_plus + all four": {"search.plus.yield_pruning": True, "search.plus.bandit": True,
+                                     "search.plus.region_retrieval": True, "search.plus.failure_prior": True}}
 PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior
 PAPER_PRIOR_ACCURACY = "66-68%"  # Knowl 11: BERT classifiers on 4,402 gpt-4o paragraphs
 BUDGETS = (2000, 5000)  # 40 paragraphs x 5 questions = 200 a step: 10 and 25 steps

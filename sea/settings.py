@@ -227,6 +227,7 @@ class PlusSettings(_Section):
     yield_pruning: bool = False  # prune a source by its yield (retrieved paragraphs that became sources), not gamma
     prune_below: float = Field(default=0.1, gt=0, lt=1)  # ... once P(its yield beats the arm's) falls below this
     bandit: bool = False  # share each batch among the sources by Thompson sampling on their yields
+    region_retrieval: bool = False  # query from a source's region (it and the sources it led to); k by its yield
     failure_prior: bool = False  # weight candidates by a classifier of failure trained on the paragraphs evaluated so far
 
 

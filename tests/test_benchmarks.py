@@ -31,7 +31,7 @@ def test_the_failure_prior_is_reported_per_profile_and_block_of_steps():
     blocks = lambda accuracy: [{"first_step": 0, "paragraphs": 0, "accuracy": None, "auc": None},  # noqa: E731
                                {"first_step": 5, "paragraphs": 40, "accuracy": accuracy, "auc": accuracy + 0.1}]
     rows = [_row("sea_plus + failure prior", seed, 0.3) | {"prior_by_block": blocks(0.6 + 0.1 * seed)} for seed in (0, 1)]
-    rows.append(_row("sea_plus + all three", 0, 0.3) | {"prior_by_block": blocks(0.0)})  # the prior alone is what is scored
+    rows.append(_row("sea_plus + all four", 0, 0.3) | {"prior_by_block": blocks(0.0)})  # the prior alone is what is scored
     summary = discovery.prior_summary(rows)
     assert [(s["profile"], s["first_step"], s["seeds"]) for s in summary] == [("paper-regime", 5, 2)]  # nothing predicted at first
     assert abs(summary[0]["accuracy"]["mean"] - 0.65) < 1e-12 and abs(summary[0]["auc"]["mean"] - 0.75) < 1e-12

@@ -26,6 +26,9 @@ class Arm:
     def bandit(self, plus) -> bool:
         return self.plus and plus.bandit
 
+    def region_retrieval(self, plus) -> bool:
+        return self.plus and plus.region_retrieval
+
     def failure_prior(self, plus) -> bool:
         return self.plus and plus.failure_prior
 

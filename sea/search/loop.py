@@ -22,6 +22,7 @@ from sea.search.dag import prune
 from sea.search.bandit import bandit_draw
 from sea.search.prior import failure_probability, fit_prior
 from sea.search.pruning import prune_by_yield, yield_counts
+from sea.search.regions import documents_per_source, source_regions
 from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
 from sea.search.state import SearchState, jsonable
 from sea.settings import SearchSettings
@@ -50,7 +51,7 @@ class Batch:
 
 def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIndex, paragraphs: ParagraphEmbeddings) -> Batch:
     """The next batch: the category spread at step 0; then candidates retrieved around the
-    active sources, drawn uniformly (sea_plus: by weight, times the failure prior's
+    active sources (sea_plus: or around the regions they lead), drawn uniformly (sea_plus: by weight, times the failure prior's
     probability, or shared among the sources by a bandit). Without candidates (the random arm, or no active source
     left) the search explores uniformly among unvisited paragraphs."""
     rng = state.rng()
@@ -62,8 +63,12 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
     else:
         arm = ARMS[state.arm]
         if arm.retrieves and state.active_sources:
+            regions = k_by_source = None
+            if arm.region_retrieval(settings.plus):
+                regions = source_regions(state.dag, state.active_sources, state.sources)
+                k_by_source = documents_per_source(state.dag, state.active_sources, state.sources, settings.k_documents)
             provenance = retrieve(state.active_sources, index, paragraphs, state.visited_docs, state.visited_paras,
-                                  settings.k_documents, settings.m_paragraphs)
+                                  settings.k_documents, settings.m_paragraphs, regions, k_by_source)
         weights = None
         if provenance and arm.weighted_draw(settings.plus):
             weights = candidate_weights(provenance, state.error_rates)

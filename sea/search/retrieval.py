@@ -34,18 +34,22 @@ def initial_batch(index: DocumentIndex, paragraphs: ParagraphEmbeddings, size: i
 
 
 def retrieve(sources: Iterable[int], index: DocumentIndex, paragraphs: ParagraphEmbeddings, visited_docs: set[int],
-             visited_paras: set[int], k_docs: int, m_paras: int) -> dict[int, dict[int, float]]:
+             visited_paras: set[int], k_docs: int, m_paras: int, regions: dict[int, list[int]] | None = None,
+             k_by_source: dict[int, int] | None = None) -> dict[int, dict[int, float]]:
     """Candidates with provenance: para_id -> {source that retrieved it: cosine similarity}. For
     each source: the k_docs nearest unvisited documents by title + abstract, then, among their
-    paragraphs (embedded lazily), the m_paras nearest to the source that were never evaluated."""
+    paragraphs (embedded lazily), the m_paras nearest to the source that were never evaluated.
+    sea_plus's region retrieval: the query is the centroid of the source and `regions[source]`,
+    and a source retrieves `k_by_source[source]` documents."""
     sources = sorted(sources)
     if not sources:
         return {}
-    table = paragraphs.store.rows(sources)
-    queries = paragraphs.embedder.encode([titled_text(table.at[s, "title"], table.at[s, "text"]) for s in sources])
-    _, doc_ids = index.search(queries, k_docs, exclude=visited_docs)
+    queries = _queries(sources, paragraphs, regions)
+    limits = [k_by_source[s] for s in sources] if k_by_source else [k_docs] * len(sources)
+    _, doc_ids = index.search(queries, max(limits), exclude=visited_docs)
     candidates: dict[int, dict[int, float]] = {}
-    for source, query, docs in zip(sources, queries, doc_ids, strict=True):
+    for source, query, docs, limit in zip(sources, queries, doc_ids, limits, strict=True):
+        docs = docs[:limit]
         rows, vectors = paragraphs.for_documents(docs[docs >= 0])
         fresh = ~rows["para_id"].isin(visited_paras).to_numpy()
         if not fresh.any():
@@ -55,6 +59,14 @@ def retrieve(sources: Iterable[int], index: DocumentIndex, paragraphs: Paragraph
         for para_id, score in zip(rows["para_id"].to_numpy()[fresh][order].tolist(), similarity[order].tolist(), strict=True):
             candidates.setdefault(para_id, {})[source] = score
     return candidates
+
+
+def _queries(sources: list[int], paragraphs: ParagraphEmbeddings, regions: dict[int, list[int]] | None) -> np.ndarray:
+    if not regions:
+        table = paragraphs.store.rows(sources)
+        return paragraphs.embedder.encode([titled_text(table.at[s, "title"], table.at[s, "text"]) for s in sources])
+    centroids = np.stack([paragraphs.vectors_of([s, *regions[s]]).mean(axis=0) for s in sources])
+    return centroids / np.linalg.norm(centroids, axis=1, keepdims=True)
 
 
 def draw(candidates: Iterable[int], size: int, rng: np.random.Generator, weights: dict[int, float] | None = None) -> list[int]:
