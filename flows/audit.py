@@ -16,6 +16,7 @@ from sea.audit.compare import compare_runs, previous_run
 from sea.audit.figures import arm_figures
 from sea.audit.outputs import gather_arm, step_metrics, summarise, write_summary
 from sea.audit.rundir import ArmDir, RunDir, open_run
+from sea.audit.step_store import stop_reason
 from sea.audit.steps import run_steps
 from sea.audit.validate import plan_audit
 from sea.audit.workspace import Workspace
@@ -44,6 +45,15 @@ def run_arm(run: RunDir, arm: ArmDir, tracker: AuditTracker, progress: bool) -> 
 
         run_steps(arm, as_tasks(run), after_step=after_step)
         tracker.log_steps(arm, step_metrics(arm))  # steps a killed run completed but did not log
+        end_bar(bar, stop_reason(arm))
+
+
+def end_bar(bar: tqdm, reason: str | None) -> None:
+    """A bar ends at what was done: an arm that stopped short of its call budget says why."""
+    if reason and bar.total is not None and bar.n < bar.total:
+        bar.total = bar.n
+        bar.set_postfix_str(f"{bar.postfix}, {reason}" if bar.postfix else reason, refresh=False)
+        bar.refresh()
 
 
 @flow(name="sea-audit", description="Stochastic Error Ascent: search a testee's factual blind spots under a budget.")

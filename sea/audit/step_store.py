@@ -95,3 +95,19 @@ class StepStore:
         write_parquet(self.directory / PARAGRAPHS, paragraphs)
         write_json(self.directory / METRICS, metrics)
         state.save(self.arm.state_path)
+
+
+def stop_reason(arm: ArmDir) -> str | None:
+    """Why a finished arm stopped, in words (None while it can go on)."""
+    state = arm.load_state()
+    if not state.finished or state.step == 0:
+        return None
+    store = StepStore(arm, state.step - 1)
+    evaluation = store.evaluation()
+    if evaluation.calls_left == 0:
+        return "budget spent"
+    if evaluation.exhausted:
+        return "the token or dollar budget ran out"
+    if not store.batch().para_ids:
+        return "no paragraph left to ask"
+    return f"stopped with {evaluation.calls_left} calls left: too few for the next paragraph's questions"

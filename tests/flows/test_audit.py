@@ -1,5 +1,6 @@
 """The sea_audit flow under Prefect with MLflow: logging, replay without calls, resume after SIGKILL."""
 
+import re
 import shutil
 import signal
 import subprocess
@@ -12,6 +13,7 @@ import pandas as pd
 import pytest
 from mlflow.tracking import MlflowClient
 
+from flows import QUIET_ENVIRONMENT
 from flows.audit import sea_audit
 from flows.cli import main
 from sea.audit import rundir
@@ -98,6 +100,17 @@ def _cli(args, env, **kwargs):
                             stderr=subprocess.STDOUT, text=True, **kwargs)
 
 
+def _assert_quiet(console: str, budget: int) -> None:
+    """No error-level line, no library progress bar, and each arm's bar ends at what it did."""
+    lines = [line for chunk in console.splitlines() for line in chunk.split("\r") if line.strip()]
+    assert not [line for line in lines if "ERROR" in line or "telemetry" in line.lower() or "Loading weights" in line], console
+    for arm in ("sea", "random"):
+        last = [line for line in lines if line.startswith(f"{arm} ·")][-1]
+        done = re.search(r"(\d+)/(\d+) \[", last)
+        assert done and done.group(1) == done.group(2), last  # the bar is full...
+        assert int(done.group(1)) == budget or "calls left" in last or "no paragraph left" in last, last  # ...or says why not
+
+
 def _arm_files(root: Path, arm: str):
     arm_dir = root / "simulated-probe" / arm
     count = len(list((arm_dir / "steps").iterdir()))
@@ -111,7 +124,12 @@ def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefe
     params_path = write_params(params, tmp_path / "params.yaml")
     env = subprocess_env(prefect_server, mlflow_uri)
     base = ["--params", params_path, "--quiet", "audit"]
-    assert _cli([*base, "--run-id", "straight"], env).wait(timeout=600) == 0
+    # The uninterrupted run as a user starts it: bars on, none of the opt-outs the Makefile sets.
+    plain_env = {k: v for k, v in env.items() if k not in QUIET_ENVIRONMENT}
+    straight = _cli(["--params", params_path, "audit", "--run-id", "straight"], plain_env)
+    console = straight.communicate(timeout=600)[0]
+    assert straight.returncode == 0, console
+    _assert_quiet(console, budget=120)
 
     victim = _cli([*base, "--run-id", "killed"], env)
     half_done = tmp_path / "runs" / "killed" / "simulated-probe" / "sea" / "steps" / "0002" / rundir.BATCH
