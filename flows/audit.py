@@ -50,7 +50,7 @@ def run_arm(run: RunDir, arm: ArmDir, tracker: AuditTracker, progress: bool) -> 
 
 def end_bar(bar: tqdm, reason: str | None) -> None:
     """A bar ends at what was done: an arm that stopped short of its call budget says why."""
-    if reason and bar.total is not None and bar.n < bar.total:
+    if reason and not bar.disable and bar.total is not None and bar.n < bar.total:
         bar.total = bar.n
         bar.set_postfix_str(f"{bar.postfix}, {reason}" if bar.postfix else reason, refresh=False)
         bar.refresh()
@@ -74,7 +74,9 @@ def sea_audit(params_path: str = "params.yaml", overrides: dict | None = None, r
         if summary_dir:
             write_summary(run, Path(summary_dir))
         tracker.log_files(list(summary_files))
+        summary = summarise(run)
+        tracker.log_headline(summary)
         previous = previous_run(run) if schedule else None
         if previous:  # a recurring audit says what changed since the last one
             tracker.log_comparison(compare_runs(previous, run, run.params.audit.compare_calls))
-    return summarise(run)
+    return summary

@@ -1,7 +1,12 @@
 """MLflow logging for an audit: one parent run per audit, a child run per testee × arm.
 
-The MLflow run ids are kept in runs/<run_id>/mlflow.json, so a resumed audit logs into the same
-runs, and each child remembers the last step it logged, so no step is logged twice."""
+The parent carries the audit's params and its headline figures (`<testee>.<arm>.error_rate`,
+`.error_rate_vs_random`, `.wrong`, `.sources`, ...), tagged with the testee so audits of one model
+over time line up; a child carries its arm, testee, budget and search settings as params, its
+per-step metrics by step and again by questions asked (`by_questions/...`), and its final
+`error_rate_vs_random`. The MLflow run ids are kept in runs/<run_id>/mlflow.json, so a resumed
+audit logs into the same runs, and each child remembers the last step it logged, so no step is
+logged twice."""
 
 from __future__ import annotations
 
@@ -11,13 +16,26 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import mlflow
+from mlflow.entities import Param
 from mlflow.tracking import MlflowClient
 
-from sea.audit.rundir import COMPARE_DIR, ArmDir, RunDir, flatten
+from sea.audit.rundir import COMPARE_DIR, ArmDir, RunDir, flatten, slug
 from sea.files import read_json, write_json
 
 RECORD = "mlflow.json"
 _MAX_PARAM_CHARS = 6000  # MLflow's limit on a param value
+# Opens the experiment in MLflow's classic runs view rather than its GenAI one (traces).
+EXPERIMENT_TAGS = {"mlflow.experimentKind": "custom_model_development"}
+DESCRIPTION = (
+    "SEA audits. One parent run per audit: the params and, per testee and arm, the headline figures "
+    "(`<testee>.<arm>.error_rate`, `.error_rate_vs_random`, `.wrong`, `.sources`, `.cost_per_error`); "
+    "tag `sea.testee` lines up the audits of one model. Under it a child run per testee × arm "
+    "(params `arm`, `testee`, `budget.*`, `search.*`): compare arms by charting `by_questions/cumulative_error_rate` "
+    "(x-axis: step = questions asked) with the runs grouped by `arm`.")
+BY_QUESTIONS = ("cumulative_error_rate", "cumulative_wrong", "cumulative_sources", "cumulative_dollars")
+HEADLINE = {"error_rate": "cumulative_error_rate", "error_rate_vs_random": "error_rate_vs_random", "wrong": "cumulative_wrong",
+            "questions": "cumulative_questions", "sources": "cumulative_sources", "dollars": "cumulative_dollars",
+            "cost_per_error": "cost_per_error"}
 
 
 def tracking_uri(run: RunDir) -> str:
@@ -30,7 +48,11 @@ class AuditTracker:
         self.uri = tracking_uri(run)
         mlflow.set_tracking_uri(self.uri)
         self.client = MlflowClient(self.uri)
-        self.experiment_id = mlflow.set_experiment(run.params.audit.mlflow_experiment).experiment_id
+        experiment = mlflow.set_experiment(run.params.audit.mlflow_experiment)
+        self.experiment_id = experiment.experiment_id
+        for key, value in {**EXPERIMENT_TAGS, "mlflow.note.content": DESCRIPTION}.items():
+            if key not in experiment.tags:  # a description a user wrote stays
+                self.client.set_experiment_tag(self.experiment_id, key, value)
         self._path = run.root / RECORD
         self.record = read_json(self._path) if self._path.is_file() else {}
         if self.record.get("uri") != self.uri:
@@ -52,7 +74,9 @@ class AuditTracker:
         """The parent run, created on first use with the run's params and data versions."""
         run_id = self.record["parent"]
         if not self._live(run_id):
-            tags = {"sea.run_id": self.run.run_id, **({"sea.schedule": schedule} if schedule else {})}
+            testees = [t.model for t in self.run.params.testee_settings()]
+            tags = {"sea.run_id": self.run.run_id, "sea.testee": testees[0], "sea.testees": ", ".join(testees),
+                    **({"sea.schedule": schedule} if schedule else {})}
             run_id = self.client.create_run(self.experiment_id, run_name=self.run.run_id, tags=tags).info.run_id
             self.record.update(parent=run_id, children={})
             self._save()
@@ -76,10 +100,16 @@ class AuditTracker:
             tags = {"sea.run_id": self.run.run_id, "sea.arm": arm.arm, "sea.testee": arm.testee,
                     "mlflow.parentRunId": self.record["parent"]}
             run_id = self.client.create_run(self.experiment_id, run_name=f"{arm.arm} · {arm.testee}", tags=tags).info.run_id
+            self.client.log_batch(run_id, params=[Param(k, v) for k, v in self._arm_params(arm).items()])
             child = self.record["children"][label] = {"id": run_id, "logged_steps": 0}
             self._save()
         with mlflow.start_run(run_id=child["id"], nested=True):
             yield child["id"]
+
+    def _arm_params(self, arm: ArmDir) -> dict[str, str]:
+        settings = self.run.params.model_dump(mode="json")
+        params = {"arm": arm.arm, "testee": arm.testee, **flatten(settings["budget"], "budget."), **flatten(settings["search"], "search.")}
+        return {key: str(value)[:_MAX_PARAM_CHARS] for key, value in params.items()}
 
     def log_steps(self, arm: ArmDir, metrics: list[dict]) -> None:
         """Per-step metrics not logged yet (numbers only: an unknown price is left out, not zero)."""
@@ -87,8 +117,19 @@ class AuditTracker:
         for row in metrics[child["logged_steps"]:]:
             values = {k: float(v) for k, v in row.items() if k != "step" and isinstance(v, int | float) and not isinstance(v, bool)}
             mlflow.log_metrics(values, step=row["step"])
+            mlflow.log_metrics({f"by_questions/{k}": values[k] for k in BY_QUESTIONS if k in values},
+                               step=int(row["cumulative_questions"]))
             child["logged_steps"] = row["step"] + 1
             self._save()
+
+    def log_headline(self, summary: dict) -> None:
+        """The final figures: per testee and arm on the parent run, and each child's ratio to random on it."""
+        for row in summary["arms"]:
+            values = {name: row[key] for name, key in HEADLINE.items() if row.get(key) is not None}
+            mlflow.log_metrics({f"{slug(row['testee'])}.{row['arm']}.{name}": float(value) for name, value in values.items()})
+            child = self.record["children"].get(f"{row['testee']}/{row['arm']}")
+            if child and row["error_rate_vs_random"] is not None:
+                self.client.log_metric(child["id"], "error_rate_vs_random", float(row["error_rate_vs_random"]))
 
     def log_comparison(self, comparison: dict) -> None:
         """On the parent run: what changed since the previous audit of the testee, as metrics and a tag."""

@@ -1,5 +1,6 @@
 """The sea_audit flow under Prefect with MLflow: logging, replay without calls, resume after SIGKILL."""
 
+import io
 import re
 import shutil
 import signal
@@ -44,11 +45,26 @@ def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefe
     assert parent.data.tags["sea.run_id"] == "logged" and len(children) == 3
     assert parent.data.params["search.batch_size"] == "6" and parent.data.params["models.testee.model"] == "simulated:probe"
     assert "data.index" in parent.data.params
+    assert experiment.tags["mlflow.experimentKind"] == "custom_model_development"  # the classic runs view, not GenAI's
+    assert "by_questions/cumulative_error_rate" in experiment.tags["mlflow.note.content"]
+    assert parent.data.tags["sea.testee"] == "simulated:probe"  # audits of one model line up by it
+    for row in summary["arms"]:  # the headline figures on the parent
+        prefix = f"simulated-probe.{row['arm']}"
+        assert parent.data.metrics[f"{prefix}.error_rate"] == pytest.approx(row["cumulative_error_rate"])
+        assert parent.data.metrics[f"{prefix}.error_rate_vs_random"] == pytest.approx(row["error_rate_vs_random"])
+        assert parent.data.metrics[f"{prefix}.wrong"] == row["cumulative_wrong"]
+        assert parent.data.metrics[f"{prefix}.sources"] == row["cumulative_sources"]
     for child in children:
         row = next(r for r in summary["arms"] if r["arm"] == child.data.tags["sea.arm"])
         history = client.get_metric_history(child.info.run_id, "cumulative_error_rate")
         assert [m.step for m in history] == list(range(row["steps"]))
         assert history[-1].value == pytest.approx(row["cumulative_error_rate"])
+        by_questions = client.get_metric_history(child.info.run_id, "by_questions/cumulative_error_rate")
+        assert [m.value for m in by_questions] == [m.value for m in history]
+        assert by_questions[-1].step == row["cumulative_questions"] and by_questions[0].step < by_questions[-1].step
+        assert child.data.metrics["error_rate_vs_random"] == pytest.approx(row["error_rate_vs_random"])
+        assert child.data.params["arm"] == row["arm"] and child.data.params["testee"] == "simulated:probe"
+        assert child.data.params["search.batch_size"] == "6" and child.data.params["budget.testee_calls"] == "200"
         artifacts = {a.path for a in client.list_artifacts(child.info.run_id)}
         assert {"answers.parquet", "questions.parquet", "paragraphs.parquet", "dag.json", "dag.png", "categories.csv",
                 "steps.csv", "curve.png"} <= artifacts
@@ -167,3 +183,21 @@ def test_the_phase_cache_key_changes_with_any_project_code(tmp_path, monkeypatch
     phase = copy / "sea" / "audit" / "steps.py"
     phase.write_text(phase.read_text() + "\n# a changed phase, behind an unchanged task wrapper\n")
     assert step_tasks.ProjectCode().compute_key(None, {}, {}) != before
+
+
+def test_a_bar_that_stops_short_ends_at_what_was_done_and_says_why():
+    from tqdm import tqdm
+
+    from flows.audit import end_bar
+
+    out = io.StringIO()
+    with tqdm(total=600, file=out, desc="sea") as bar:
+        bar.update(596)
+        bar.set_postfix(step=3)
+        end_bar(bar, "stopped with 4 calls left: too few for the next paragraph's questions")
+    last = out.getvalue().split("\r")[-1]
+    assert bar.total == 596 and "596/596" in last and "step=3, stopped with 4 calls left" in last
+    with tqdm(total=600, file=io.StringIO()) as full:
+        full.update(600)
+        end_bar(full, "budget spent")
+    assert full.total == 600  # a bar that got there is left as it is
