@@ -226,6 +226,51 @@ def _transfer(args: argparse.Namespace) -> None:
     print(f"written: {out / 'transfer.json'}, {out / 'transfer.md'}, {out / 'transfer.png'}")
 
 
+def _review_export(args: argparse.Namespace) -> None:
+    from sea.audit.rundir import open_run
+    from sea.review.sheet import review_sample, write_sheets
+
+    run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
+    sample = review_sample(run, args.n, args.only_errors, args.seed)
+    if sample.empty:
+        raise SeaError(f"run {run.run_id} has no {'wrong answers' if args.only_errors else 'questions'} to review")
+    page, table = write_sheets(run, sample, args.out or run.root / "review")
+    print(f"{len(sample)} questions (seed {args.seed}): {page} (open it in a browser; it saves the verdicts) and {table} "
+          f"(for a spreadsheet). Then: sea review import {run.run_id} FILE")
+
+
+def _review_import(args: argparse.Namespace) -> None:
+    from flows.tracking import log_to_audit
+    from sea.audit.rundir import open_run
+    from sea.exports import exported_questions
+    from sea.review.verdicts import import_verdicts, review_metrics, verdicts_path
+
+    run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
+    known = set(exported_questions(run, include_rejected=True)["id"])
+    summary = import_verdicts(run, args.file, args.reviewer, known)
+    log_to_audit(run, review_metrics(summary), [verdicts_path(run)], "review")
+    print(format_review(summary))
+
+
+def format_review(summary: dict) -> str:
+    lines = [f"reviewed {summary['reviewed']} questions: {summary['passed']} passed ({summary['pass_rate']:.0%}, 95% interval "
+             f"{summary['pass_low']:.0%}-{summary['pass_high']:.0%}), {summary['rejected']} rejected",
+             f"{'testee':28} {'arm':11} {'error rate':>10} {'without rejected':>16}"]
+    for row in summary["arms"]:
+        reviewed = "-" if row["error_rate_reviewed"] is None else f"{row['error_rate_reviewed']:.3f}"
+        lines.append(f"{row['testee']:28} {row['arm']:11} {row['error_rate'] or 0:>10.3f} {reviewed:>16}")
+    return "\n".join(lines)
+
+
+def _export(args: argparse.Namespace) -> None:
+    from sea.audit.rundir import open_run
+    from sea.exports import export
+
+    run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
+    written = export(run, args.fmt, args.out or run.root / "exports" / args.fmt, args.testee, args.only_errors, args.include_rejected)
+    print("written: " + ", ".join(str(path) for path in written))
+
+
 def _compare(args: argparse.Namespace) -> None:
     from sea.audit.compare import compare_runs, format_comparison
     from sea.audit.rundir import COMPARE_DIR, open_run
@@ -311,6 +356,29 @@ def parser() -> argparse.ArgumentParser:
     compare.add_argument("current", help="the later run id (its testee is asked)")
     compare.add_argument("--calls", type=int, help="testee calls for re-asking (default: audit.compare_calls)")
     compare.set_defaults(run=_compare)
+    review = groups.add_parser("review", help="people check a sample of a run's questions").add_subparsers(dest="command",
+                                                                                                         required=True)
+    sheet = review.add_parser("export", help="a seeded sample as a review page (review.html) and a spreadsheet (review.csv)")
+    sheet.add_argument("run_id")
+    sheet.add_argument("--n", type=int, default=100, help="questions in the sample (default: 100)")
+    sheet.add_argument("--only-errors", action="store_true", help="only questions a testee got wrong")
+    sheet.add_argument("--seed", type=int, default=0, help="the sample's seed (default: 0)")
+    sheet.add_argument("--out", type=Path, help="where to write the sheets (default: runs/<run_id>/review)")
+    sheet.set_defaults(run=_review_export)
+    verdicts = review.add_parser("import", help="record a filled-in sheet's verdicts (CSV or JSON) and show the corrected figures")
+    verdicts.add_argument("run_id")
+    verdicts.add_argument("file", type=Path)
+    verdicts.add_argument("--reviewer", help="the reviewer's name, when the sheet does not carry it")
+    verdicts.set_defaults(run=_review_import)
+    export = groups.add_parser("export", help="a run's questions as an evaluation suite: JSONL, Parquet, an inspect_ai "
+                                               "task or an lm-evaluation-harness task")
+    export.add_argument("run_id")
+    export.add_argument("--format", required=True, choices=["jsonl", "parquet", "inspect", "lm-eval"], dest="fmt")
+    export.add_argument("--only-errors", action="store_true", help="only questions a testee got wrong")
+    export.add_argument("--testee", help="only this testee's questions (a model string the run audited)")
+    export.add_argument("--include-rejected", action="store_true", help="keep questions reviewers rejected")
+    export.add_argument("--out", type=Path, help="where to write it (default: runs/<run_id>/exports/<format>)")
+    export.set_defaults(run=_export)
     summary = groups.add_parser("summary", help="a run's results as a table")
     summary.add_argument("run_id")
     summary.set_defaults(run=_summary)

@@ -14,6 +14,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 from sea.embeddings import Embedder  # noqa: E402
 from sea.kb.fetch import PACKAGED_SOURCES, fetch  # noqa: E402
 from sea.settings import EmbeddingSettings, Params, parse_params  # noqa: E402
+from tests.finished_audit import finished_audit  # noqa: E402, F401  (a session fixture for every test directory)
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ from sea.files import read_json
 from sea.findings.analysis import evaluated, write_findings
 from sea.findings.transfer import error_subset, on_error_subset, transfer, transfer_metrics
 from sea.settings import FindingsSettings
-from tests.findings.conftest import PROBE, SHARED_REGIONS, SHARER
+from tests.finished_audit import PROBE, SHARED_REGIONS, SHARER
 
 
 def test_figures_on_a_hand_made_error_subset():

@@ -1,5 +1,5 @@
-"""One finished small audit of two simulated testees with a known overlap, shared by the findings
-tests (it takes a minute)."""
+"""One finished small audit of two simulated testees with a known overlap, shared by the findings,
+review and export tests (it takes a minute; the root conftest makes it a session fixture)."""
 
 import pytest
 

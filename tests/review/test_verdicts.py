@@ -1,0 +1,130 @@
+"""The review loop on a finished audit: a seeded sheet, verdicts filled in here, imported, and the
+figures they correct; and every bad sheet refused with nothing recorded."""
+
+import csv
+import json
+import shutil
+from html.parser import HTMLParser
+
+import pandas as pd
+import pytest
+from mlflow.tracking import MlflowClient
+
+from flows.cli import main
+from sea.audit.rundir import RunDir
+from sea.errors import SeaError
+from sea.exports import exported_questions
+from sea.questions.model import Outcome
+from sea.review.sheet import review_sample, write_sheets
+from sea.review.verdicts import import_verdicts, review_metrics, review_summary, verdicts_path
+from sea.search.adaptive import wilson_interval
+
+
+@pytest.fixture
+def run(finished_audit, tmp_path) -> RunDir:
+    """A copy of the finished audit: verdicts recorded here stay out of the other tests."""
+    return RunDir(shutil.copytree(finished_audit.root, tmp_path / "runs" / finished_audit.run_id))
+
+
+class _Questions(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids, self.radios = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section" and "data-question" in attrs:
+            self.ids.append(attrs["data-question"])
+        self.radios += tag == "input" and attrs.get("type") == "radio"
+
+
+def _write(path, rows):
+    with open(path, "w", newline="", encoding="utf-8") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def test_the_sample_is_seeded_spread_and_errors_only_when_asked(run):
+    sample = review_sample(run, 30, only_errors=False, seed=3)
+    assert len(sample) == 30 and sample["id"].is_unique
+    assert list(sample["id"]) == list(review_sample(run, 30, only_errors=False, seed=3)["id"])
+    assert list(sample["id"]) != list(review_sample(run, 30, only_errors=False, seed=4)["id"])
+    assert sample["category"].nunique() >= 5  # drawn in turn from every category
+    errors = review_sample(run, 30, only_errors=True, seed=3)
+    assert len(errors) == 30 and all(errors["wrong_for"].str.len() > 0)
+
+
+def test_review_round_trip_corrects_the_figures_and_the_exports(run, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path / 'mlflow.db'}")
+    sample = review_sample(run, 12, only_errors=True, seed=0)
+    page, sheet = write_sheets(run, sample, tmp_path / "sheets")
+    parsed = _Questions()
+    parsed.feed(page.read_text(encoding="utf-8"))
+    assert parsed.ids == list(sample["id"]) and parsed.radios == 12 * 5  # every sampled question, five verdicts each
+    assert "http" not in page.read_text(encoding="utf-8").replace("http://", "")  # no request leaves the page
+    rows = list(csv.DictReader(open(sheet, encoding="utf-8")))
+    assert [r["question_id"] for r in rows] == list(sample["id"]) and rows[0]["gold"] in "ABCD"
+
+    # a reviewer's verdicts: the first three rejected, one "other", the rest correct
+    verdicts = ["gold wrong", "ambiguous", "not in paragraph", "other"] + ["correct"] * 8
+    for row, verdict in zip(rows, verdicts, strict=True):
+        row.update(verdict=verdict, comment="checked", reviewer="Ada")
+    assert main(["--params", str(_params(run, tmp_path)), "review", "import", run.run_id, str(_write(tmp_path / "v.csv", rows))]) == 0
+    printed = capsys.readouterr().out
+    assert "reviewed 12 questions: 8 passed (67%" in printed
+
+    summary = review_summary(run)
+    low, high = wilson_interval(8, 12, 1.96)
+    assert (summary["reviewed"], summary["passed"], summary["rejected"]) == (12, 8, 3)
+    assert summary["pass_low"] == pytest.approx(low) and summary["pass_high"] == pytest.approx(high)
+    rejected = set(sample["id"][:3])
+    for row in summary["arms"]:  # recomputed by hand from the arm's answers
+        answers = pd.read_parquet(run.arm(row["testee"], row["arm"]).root / "answers.parquet")
+        answers = answers[answers["outcome"] != Outcome.FAILED]
+        wrong = answers["outcome"].isin([Outcome.WRONG, Outcome.UNPARSEABLE])
+        assert row["error_rate"] == pytest.approx(wrong.mean())
+        kept = ~answers["question_id"].isin(rejected)
+        assert row["error_rate_reviewed"] == pytest.approx(wrong[kept].mean()) and row["error_rate_reviewed"] < row["error_rate"]
+    assert review_metrics(summary)["review.pass_rate"] == pytest.approx(8 / 12)
+    logged = MlflowClient(f"sqlite:///{tmp_path / 'mlflow.db'}").search_runs(["1"])[0].data.metrics  # the audit's parent run
+    assert logged["review.pass_rate"] == pytest.approx(8 / 12) and logged["review.rejected"] == 3
+    records = [json.loads(line) for line in verdicts_path(run).read_text().splitlines()]
+    assert {r["reviewer"] for r in records} == {"Ada"} and all(r["recorded_at"] for r in records)
+
+    assert not rejected & set(exported_questions(run)["id"])  # rejected questions leave the exports...
+    assert rejected <= set(exported_questions(run, include_rejected=True)["id"])  # ...unless asked for
+    reviewed = exported_questions(run).set_index("id")["review"]
+    assert reviewed[sample["id"][3]]["verdict"] == "other"
+
+
+def _params(run, tmp_path):
+    raw = run.params.model_dump(mode="json")
+    raw["audit"]["runs_dir"] = str(run.root.parent)
+    path = tmp_path / "params.yaml"
+    path.write_text(json.dumps(raw), encoding="utf-8")  # JSON is YAML
+    return path
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda rows: rows[0].update(question_id="nope"), "question_id 'nope' is not a question of run"),
+    (lambda rows: rows[1].update(verdict=""), "has no verdict"),
+    (lambda rows: rows[2].update(verdict="fine"), "verdict 'fine' is not one of correct, gold wrong"),
+    (lambda rows: rows[0].update(run_id="another-run"), "is a sheet for run another-run, not"),
+    (lambda rows: [row.update(reviewer="") for row in rows], "no reviewer name"),
+])
+def test_a_bad_sheet_is_refused_whole(run, tmp_path, edit, message):
+    sample = review_sample(run, 4, only_errors=False, seed=0)
+    rows = [{"run_id": run.run_id, "question_id": q, "verdict": "correct", "comment": "", "reviewer": "Ada"} for q in sample["id"]]
+    edit(rows)
+    known = set(exported_questions(run, include_rejected=True)["id"])
+    with pytest.raises(SeaError, match=message):
+        import_verdicts(run, _write(tmp_path / "bad.csv", rows), None, known)
+    assert not verdicts_path(run).exists()  # nothing recorded
+    (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(SeaError, match="is not valid JSON"):
+        import_verdicts(run, tmp_path / "bad.json", "Ada", known)
+    rows = [{"question_id": q, "verdict": "correct"} for q in sample["id"]]
+    (tmp_path / "ok.json").write_text(json.dumps(rows), encoding="utf-8")  # the page's JSON, the name given here
+    assert import_verdicts(run, tmp_path / "ok.json", "Bob", known)["reviewed"] == 4

@@ -1,0 +1,92 @@
+"""`sea export` on a finished audit: the files, their provenance and filters, and the suites run by
+the tools they are for — inspect_ai's own eval with its mock model, lm-evaluation-harness's own
+task loader and evaluator."""
+
+import importlib.util
+import json
+
+import pandas as pd
+import pytest
+
+from sea.errors import SeaError
+from sea.exports import export, exported_questions
+from tests.finished_audit import PROBE, SHARER
+
+
+def test_jsonl_and_parquet_carry_the_papers_fields_and_the_provenance(finished_audit, tmp_path):
+    written = export(finished_audit, "jsonl", tmp_path / "jsonl", only_errors=True)
+    records = [json.loads(line) for line in written[-1].read_text(encoding="utf-8").splitlines()]
+    assert records and all(r["wrong_for"] for r in records)
+    first = records[0]
+    assert {"question", "options", "answer", "paragraph", "title", "url"} <= set(first) and len(first["options"]) == 4
+    assert first["options"][first["answer_index"]] and first["answer"] == "ABCD"[first["answer_index"]]
+    assert first["url"].startswith("http") and first["paragraph"]
+    about = json.loads(written[0].read_text(encoding="utf-8"))
+    assert about["run_id"] == finished_audit.run_id and about["questions"] == len(records) and "index" in about["data_versions"]
+    table = pd.read_parquet(export(finished_audit, "parquet", tmp_path / "parquet", only_errors=True)[-1])
+    assert list(table["id"]) == [r["id"] for r in records]
+
+    everything = exported_questions(finished_audit)
+    probe_errors = exported_questions(finished_audit, testee=PROBE, only_errors=True)
+    assert len(everything) > len(records) >= len(probe_errors) > 0
+    assert all(PROBE in wrong and set(answers) == {PROBE} for wrong, answers in zip(probe_errors["wrong_for"], probe_errors["answers"]))
+    assert set(exported_questions(finished_audit, testee=SHARER)["answers"].map(tuple)) == {(SHARER,)}
+    with pytest.raises(SeaError, match="did not audit openai:gpt-4o; its testees: simulated:probe, simulated:sharer"):
+        exported_questions(finished_audit, testee="openai:gpt-4o")
+    with pytest.raises(SeaError, match="choose one of jsonl, parquet, inspect, lm-eval"):
+        export(finished_audit, "csv", tmp_path / "csv")
+
+
+def test_the_inspect_export_runs_in_inspect_eval(finished_audit, tmp_path):
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    written = export(finished_audit, "inspect", tmp_path / "inspect", only_errors=True)
+    samples = [json.loads(line) for line in written[1].read_text(encoding="utf-8").splitlines()]
+    spec = importlib.util.spec_from_file_location("exported_task", written[2])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    task = next(getattr(module, name) for name in dir(module) if name.startswith("sea_"))
+    # The mock model answers the gold letter on every third sample and a wrong one elsewhere. (Its
+    # usage is given: without it inspect counts tokens with tiktoken, which downloads its encoding.)
+    replies = [s["target"] if i % 3 == 0 else "ABCD"[("ABCD".index(s["target"]) + 1) % 4] for i, s in enumerate(samples)]
+    outputs = [ModelOutput.from_content("mockllm/model", f"ANSWER: {letter}") for letter in replies]
+    for output in outputs:
+        output.usage = ModelUsage(input_tokens=100, output_tokens=3, total_tokens=103)
+    log = inspect_eval(task(), model=get_model("mockllm/model", custom_outputs=outputs), log_dir=str(tmp_path / "logs"),
+                       display="none")[0]
+    assert log.status == "success" and len(log.samples) == len(samples)
+    accuracy = log.results.scores[0].metrics["accuracy"].value
+    assert accuracy == pytest.approx(sum(i % 3 == 0 for i in range(len(samples))) / len(samples))
+
+
+def test_the_lm_eval_export_loads_and_scores_in_lm_evaluation_harness(finished_audit, tmp_path):
+    from lm_eval import simple_evaluate
+    from lm_eval.api.model import LM
+    from lm_eval.tasks import TaskManager, get_task_dict
+
+    written = export(finished_audit, "lm-eval", tmp_path / "lm-eval", testee=PROBE, only_errors=True)
+    name = written[-1].stem
+    records = [json.loads(line) for line in written[1].read_text(encoding="utf-8").splitlines()]
+    manager = TaskManager(include_path=str(tmp_path / "lm-eval"))
+    task = get_task_dict([name], manager)[name]
+    docs = list(task.test_docs())
+    assert task.OUTPUT_TYPE == "multiple_choice" and len(docs) == len(records)
+    assert task.doc_to_text(docs[0]) == records[0]["question"] + "\nAnswer:"
+    assert task.doc_to_choice(docs[0]) == records[0]["options"] and task.doc_to_target(docs[0]) == records[0]["answer_index"]
+
+    gold = {r["question"] + "\nAnswer:": r["options"][r["answer_index"]] for r in records}
+
+    class KnowsTheGold(LM):  # log-likelihood 0 for the gold option, -1 for the others
+        def loglikelihood(self, requests, disable_tqdm=False):
+            return [(0.0 if continuation.strip() == gold[context] else -1.0, False)
+                    for context, continuation in (r.args for r in requests)]
+
+        def loglikelihood_rolling(self, requests, disable_tqdm=False):
+            raise NotImplementedError
+
+        def generate_until(self, requests, disable_tqdm=False):
+            raise NotImplementedError
+
+    results = simple_evaluate(model=KnowsTheGold(), tasks=[name], task_manager=manager)
+    assert results["results"][name]["acc,none"] == 1.0
