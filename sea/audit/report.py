@@ -19,6 +19,7 @@ from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.choices import LETTERS
 from sea.files import read_json, write_text
 from sea.questions.model import Outcome
+from sea.review.verdicts import review_summary
 from sea.search.arms import ARMS
 
 TOP_PARAGRAPHS = 20
@@ -51,6 +52,7 @@ def build_report(run: RunDir, out: Path, findings_dir: Path | None = None) -> Pa
     sections = [f"<h1>SEA audit <code>{html.escape(run.run_id)}</code></h1>", _setup(run), "<h2>Results</h2>",
                 _table(summary[["testee", "arm", "steps", "cumulative_questions", "cumulative_wrong", "cumulative_error_rate",
                                 "error_rate_vs_random", "cumulative_sources", "cumulative_pruned_sources", "cost_per_error"]])]
+    sections += _review(run)
     curve_rows = pd.read_csv(io.StringIO(curves(run)))
     if not curve_rows.empty:
         sections += ["<h2>Cumulative error rate per arm</h2>", _img(curve_figure(curve_rows), "error curves")]
@@ -143,6 +145,25 @@ def _findings(directory: Path, run_id: str) -> list[str]:
     if (directory / "map.png").is_file():
         parts.append(_img((directory / "map.png").read_bytes(), "map of error clusters"))
     return parts + _retests(directory) + _transfer(directory)
+
+
+def _review(run: RunDir) -> list[str]:
+    """Reviewers' verdicts, when there are any: the pass rate and each error rate without the
+    questions they rejected, beside the audited one (never in its place)."""
+    summary = review_summary(run)
+    if not summary["reviewed"]:
+        return []
+    counts = ", ".join(f"{count} {verdict}" for verdict, count in summary["verdicts"].items() if count)
+    arms = pd.DataFrame(summary["arms"]).rename(columns={"error_rate": "error rate (audited)",
+                                                         "error_rate_reviewed": "error rate without rejected",
+                                                         "rejected_asked": "rejected questions asked"})
+    return ["<h2>Human review</h2>",
+            f"<p>{summary['reviewed']} questions reviewed by {html.escape(', '.join(summary['reviewers']))}: "
+            f"<b>{summary['pass_rate']:.0%} passed</b> (95% interval {summary['pass_low']:.0%}–{summary['pass_high']:.0%}); "
+            f"{html.escape(counts)}. Questions judged <i>gold wrong</i>, <i>ambiguous</i> or <i>not in paragraph</i> "
+            f"are rejected: the second error rate leaves their answers out.</p>",
+            _table(arms[["testee", "arm", "error rate (audited)", "error rate without rejected", "questions",
+                         "rejected questions asked"]])]
 
 
 def _retests(directory: Path) -> list[str]:

@@ -21,7 +21,7 @@ from sea.paragraphs import DocumentCategories, ParagraphStore
 from sea.questions.grading import answers_table, ask_once_each
 from sea.questions.model import Outcome, question_from_record
 from sea.questions.prompts import open_book_messages
-from sea.search.adaptive import wilson_interval
+from sea.intervals import wilson_interval
 
 FIXED, SAME, CHANGED = "fixed", "same wrong answer", "another wrong answer"
 

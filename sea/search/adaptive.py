@@ -8,22 +8,12 @@ rate is the share wrong among the questions asked."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 from sea.questions.grading import tally
+from sea.intervals import wilson_interval
 from sea.questions.model import Question
 from sea.settings import PlusSettings
-
-
-def wilson_interval(wrong: int, asked: int, z: float) -> tuple[float, float]:
-    """The Wilson score interval of a proportion; (0, 1) before any answer."""
-    if asked == 0:
-        return 0.0, 1.0
-    p = wrong / asked
-    centre = (p + z * z / (2 * asked)) / (1 + z * z / asked)
-    half = z * math.sqrt(p * (1 - p) / asked + z * z / (4 * asked * asked)) / (1 + z * z / asked)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def decided(wrong: int, asked: int, total: int, tau: float, z: float) -> bool:

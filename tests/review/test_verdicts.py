@@ -11,13 +11,14 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from flows.cli import main
+from sea.audit.report import build_report
 from sea.audit.rundir import RunDir
 from sea.errors import SeaError
 from sea.exports import exported_questions
 from sea.questions.model import Outcome
 from sea.review.sheet import review_sample, write_sheets
 from sea.review.verdicts import import_verdicts, review_metrics, review_summary, verdicts_path
-from sea.search.adaptive import wilson_interval
+from sea.intervals import wilson_interval
 
 
 @pytest.fixture
@@ -90,6 +91,8 @@ def test_review_round_trip_corrects_the_figures_and_the_exports(run, tmp_path, c
     assert review_metrics(summary)["review.pass_rate"] == pytest.approx(8 / 12)
     logged = MlflowClient(f"sqlite:///{tmp_path / 'mlflow.db'}").search_runs(["1"])[0].data.metrics  # the audit's parent run
     assert logged["review.pass_rate"] == pytest.approx(8 / 12) and logged["review.rejected"] == 3
+    report = build_report(run, tmp_path / "audit.html").read_text(encoding="utf-8")
+    assert "<h2>Human review</h2>" in report and "67% passed</b> (95% interval" in report and "error rate without rejected" in report
     records = [json.loads(line) for line in verdicts_path(run).read_text().splitlines()]
     assert {r["reviewer"] for r in records} == {"Ada"} and all(r["recorded_at"] for r in records)
 

@@ -3,7 +3,8 @@
 import pytest
 
 from sea.questions.model import Question
-from sea.search.adaptive import decided, next_round, round_order, wilson_interval
+from sea.intervals import wilson_interval
+from sea.search.adaptive import decided, next_round, round_order
 
 
 def test_wilson_interval_on_known_counts():
