@@ -14,12 +14,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sea.audit.rundir import RunDir, slug
+from sea.choices import LETTERS
 from sea.errors import SeaError
 from sea.files import write_json, write_parquet, write_text
 from sea.findings.analysis import evaluated
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.paragraphs import ParagraphStore
-from sea.choices import LETTERS
 from sea.questions.model import Outcome
 from sea.review.verdicts import rejected_questions, verdicts_by_question
 

@@ -145,5 +145,5 @@ class ParagraphEmbeddings:
 
     def vectors_of(self, para_ids: Sequence[int]) -> np.ndarray:
         """The paragraphs' vectors, in the order given."""
-        rows = self.store.rows(para_ids).loc[list(para_ids)]
+        rows = self.store.rows(para_ids)
         return self.embedder.encode([titled_text(title, text) for title, text in zip(rows["title"], rows["text"], strict=True)])

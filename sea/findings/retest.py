@@ -17,11 +17,11 @@ from sea.errors import ParamsError
 from sea.files import read_json, write_json, write_parquet
 from sea.findings.analysis import evaluated
 from sea.findings.clusters import UNCLUSTERED
+from sea.intervals import wilson_interval
 from sea.paragraphs import DocumentCategories, ParagraphStore
 from sea.questions.grading import answers_table, ask_once_each
 from sea.questions.model import Outcome, question_from_record
 from sea.questions.prompts import open_book_messages
-from sea.intervals import wilson_interval
 
 FIXED, SAME, CHANGED = "fixed", "same wrong answer", "another wrong answer"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from sea.audit.outputs import arm_tables
 from sea.audit.rundir import ANSWERS, QUESTIONS, RunDir, slug
 from sea.errors import SeaError
-from sea.questions.model import Outcome
 from sea.intervals import wilson_interval
+from sea.questions.model import Outcome
 
 VERDICTS = ("correct", "gold wrong", "ambiguous", "not in paragraph", "other")
 # A question with one of these verdicts is not a fair test of the model: its answers leave the

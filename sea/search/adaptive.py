@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from sea.questions.grading import tally
 from sea.intervals import wilson_interval
+from sea.questions.grading import tally
 from sea.questions.model import Question
 from sea.settings import PlusSettings
 

@@ -18,8 +18,8 @@ from sea.paragraphs import ParagraphEmbeddings
 from sea.questions.grading import tally
 from sea.questions.model import Outcome
 from sea.search.arms import ARMS
-from sea.search.dag import prune
 from sea.search.bandit import bandit_draw
+from sea.search.dag import prune
 from sea.search.prior import failure_probability, fit_prior
 from sea.search.pruning import prune_by_yield, yield_counts
 from sea.search.regions import documents_per_source, source_regions

@@ -5,11 +5,11 @@ import json
 
 import pytest
 
+from sea.choices import EVIDENCE_LABEL, TESTEE_INSTRUCTION
 from sea.errors import ParamsError
 from sea.findings.analysis import write_findings
 from sea.findings.retest import FIXED, SAME, cluster_assignments, retest, wrong_answers
 from sea.llm.simulated import parse_prompt, split_evidence
-from sea.choices import EVIDENCE_LABEL, TESTEE_INSTRUCTION
 from sea.questions.prompts import open_book_messages
 from sea.questions.prompts import testee_messages as closed_book_messages  # a "test…" name would be collected
 from sea.settings import FindingsSettings

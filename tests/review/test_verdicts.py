@@ -15,10 +15,10 @@ from sea.audit.report import build_report
 from sea.audit.rundir import RunDir
 from sea.errors import SeaError
 from sea.exports import exported_questions
+from sea.intervals import wilson_interval
 from sea.questions.model import Outcome
 from sea.review.sheet import review_sample, write_sheets
 from sea.review.verdicts import import_verdicts, review_metrics, review_summary, verdicts_path
-from sea.intervals import wilson_interval
 
 
 @pytest.fixture

@@ -2,8 +2,8 @@
 
 import pytest
 
-from sea.questions.model import Question
 from sea.intervals import wilson_interval
+from sea.questions.model import Question
 from sea.search.adaptive import decided, next_round, round_order
 
 
