@@ -1,15 +1,9 @@
 """sea_plus's region retrieval: regions and documents per source on a hand-made DAG, and the
 retrieval they steer on the sample."""
 
-import pytest
-
-from sea.embeddings import Embedder
-from sea.index import DocumentIndex
-from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
 from sea.search.dag import RelationDAG
 from sea.search.regions import documents_per_source, source_regions
 from sea.search.retrieval import retrieve
-from sea.settings import EmbeddingSettings
 
 
 def _dag() -> RelationDAG:
@@ -45,13 +39,6 @@ def test_documents_widen_with_yield_and_narrow_without_it():
     no_hits.add_evaluated(0, {1: 1.0}, {})
     no_hits.add_evaluated(1, {5: 0.0}, {5: {1}})
     assert documents_per_source(no_hits, {1}, {1}, 50) == {1: 50}  # nothing to compare with
-
-
-@pytest.fixture(scope="module")
-def parts(vital_sample):
-    embedder = Embedder(EmbeddingSettings(), vital_sample.paths.cache_dir / "embeddings.sqlite")
-    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
-    return index, ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
 
 
 def test_region_retrieval_queries_from_the_centroid_with_the_sources_own_k(parts):

@@ -1,23 +1,12 @@
 import numpy as np
-import pytest
 
-from sea.embeddings import Embedder
-from sea.index import DocumentIndex
-from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
+from sea.paragraphs import ParagraphStore
 from sea.search.retrieval import draw, initial_batch, retrieve
-from sea.settings import EmbeddingSettings
 
 
 def everything(store: ParagraphStore):
     """The sample's every paragraph, indexed by para_id (it is small)."""
     return store.rows(store.para_ids())
-
-
-@pytest.fixture(scope="module")
-def parts(vital_sample):
-    embedder = Embedder(EmbeddingSettings(), vital_sample.paths.cache_dir / "embeddings.sqlite")
-    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
-    return index, ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
 
 
 def test_initial_batch_spreads_over_categories(parts):
