@@ -70,14 +70,14 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
     for number, row in enumerate(rows, start=2):
         if row.get("run_id") and row["run_id"] != run.run_id:
             raise SeaError(f"{path} is a sheet for run {row['run_id']}, not {run.run_id}; import it into that run")
-        question, verdict = (row.get("question_id") or "").strip(), (row.get("verdict") or "").strip().lower()
+        question, verdict = _field(row, "question_id"), _field(row, "verdict").lower()
         if question not in known:
             problems.append(f"row {number}: question_id {question!r} is not a question of run {run.run_id}")
         elif not verdict:
             problems.append(f"row {number}: question {question} has no verdict")
         elif verdict not in VERDICTS:
             problems.append(f"row {number}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
-    names = {(row.get("reviewer") or "").strip() for row in rows} - {""}
+    names = {_field(row, "reviewer") for row in rows} - {""}
     who = reviewer or (names.pop() if len(names) == 1 else None)
     if not rows:
         problems.append("the sheet has no rows")
@@ -91,10 +91,15 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target, "a", encoding="utf-8") as out:
         for row in rows:
-            out.write(json.dumps({"question_id": row["question_id"].strip(), "verdict": row["verdict"].strip().lower(),
-                                  "comment": (row.get("comment") or "").strip(), "reviewer": who, "recorded_at": now,
+            out.write(json.dumps({"question_id": _field(row, "question_id"), "verdict": _field(row, "verdict").lower(),
+                                  "comment": _field(row, "comment"), "reviewer": who, "recorded_at": now,
                                   "sheet": path.name}) + "\n")
     return review_summary(run)
+
+
+def _field(row: dict, name: str) -> str:
+    value = row.get(name)
+    return "" if value is None else str(value).strip()
 
 
 def review_summary(run: RunDir) -> dict:
