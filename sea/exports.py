@@ -29,14 +29,17 @@ WRONG = (Outcome.WRONG, Outcome.UNPARSEABLE)
 
 def exported_questions(run: RunDir, testee: str | None = None, only_errors: bool = False,
                        include_rejected: bool = False) -> pd.DataFrame:
-    """One row per phrasing asked in the run (of `testee`, or of any testee), with its paragraph,
-    each testee's answer, and the testees that got it wrong."""
+    """One row per phrasing asked in the run (of `testee`, or of any testee), with its paragraph and
+    category, each testee's answer, and the testees that got it wrong."""
     testees = [t.model for t in run.params.testee_settings()]
     if testee is not None and testee not in testees:
         raise SeaError(f"run {run.run_id} did not audit {testee}; its testees: {', '.join(testees)}")
     rows: dict[str, dict] = {}
+    category: dict[int, str] = {}
     for model in [testee] if testee else testees:
-        for q in evaluated(run, model).asked.itertuples():
+        asked = evaluated(run, model)
+        category.update(zip(asked.paragraphs["para_id"], asked.paragraphs["category"], strict=True))
+        for q in asked.asked.itertuples():
             row = rows.setdefault(q.question_id, {
                 "id": q.question_id, "question": q.question, "options": [str(o) for o in q.options], "answer": q.gold_letter,
                 "answer_index": LETTERS.index(q.gold_letter), "para_id": int(q.para_id), "generator": q.generator,
@@ -52,7 +55,7 @@ def exported_questions(run: RunDir, testee: str | None = None, only_errors: bool
     if not include_rejected:
         table = table[~table["id"].isin(rejected_questions(run))]
     verdicts = verdicts_by_question(run)
-    table = table.assign(review=[verdicts.get(i) for i in table["id"]])
+    table = table.assign(review=[verdicts.get(i) for i in table["id"]], category=table["para_id"].map(category).fillna(""))
     return _with_paragraphs(run, table.sort_values("id").reset_index(drop=True))
 
 

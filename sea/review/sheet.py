@@ -16,7 +16,6 @@ import pandas as pd
 from sea.audit.rundir import RunDir
 from sea.exports import exported_questions
 from sea.files import write_text
-from sea.findings.analysis import evaluated
 from sea.review.verdicts import VERDICTS
 
 SHEET_COLUMNS = ("run_id", "question_id", "title", "paragraph", "question", "A", "B", "C", "D", "gold", "testee_answers",
@@ -29,12 +28,7 @@ def review_sample(run: RunDir, n: int, only_errors: bool, seed: int) -> pd.DataF
     table = exported_questions(run, only_errors=only_errors)
     if table.empty:
         return table
-    category = {}
-    for testee in (t.model for t in run.params.testee_settings()):
-        paragraphs = evaluated(run, testee).paragraphs
-        category.update(zip(paragraphs["para_id"], paragraphs["category"], strict=True))
-    strata = [(row.wrong_for[0] if row.wrong_for else next(iter(row.answers)), category.get(row.para_id, ""))
-              for row in table.itertuples()]
+    strata = [(row.wrong_for[0] if row.wrong_for else next(iter(row.answers)), row.category) for row in table.itertuples()]
     rng = np.random.default_rng(seed)
     pools = {}
     for position in rng.permutation(len(table)):
@@ -44,7 +38,7 @@ def review_sample(run: RunDir, n: int, only_errors: bool, seed: int) -> pd.DataF
         for stratum in order:
             if pools[stratum] and len(chosen) < n:
                 chosen.append(pools[stratum].pop(0))
-    return table.iloc[chosen].assign(category=[category.get(p, "") for p in table.iloc[chosen]["para_id"]]).reset_index(drop=True)
+    return table.iloc[chosen].reset_index(drop=True)
 
 
 def sheet_rows(run: RunDir, sample: pd.DataFrame) -> list[dict]:
