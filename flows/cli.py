@@ -242,12 +242,11 @@ def _review_export(args: argparse.Namespace) -> None:
 def _review_import(args: argparse.Namespace) -> None:
     from flows.tracking import log_to_audit
     from sea.audit.rundir import open_run
-    from sea.exports import exported_questions
+    from sea.exports import question_ids
     from sea.review.verdicts import import_verdicts, review_metrics, verdicts_path
 
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
-    known = set(exported_questions(run, include_rejected=True)["id"])
-    summary = import_verdicts(run, args.file, args.reviewer, known)
+    summary = import_verdicts(run, args.file, args.reviewer, question_ids(run))
     log_to_audit(run, review_metrics(summary), [verdicts_path(run)], "review")
     print(format_review(summary))
 

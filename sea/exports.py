@@ -61,10 +61,16 @@ def exported_questions(run: RunDir, testee: str | None = None, only_errors: bool
 
 def _with_paragraphs(run: RunDir, table: pd.DataFrame) -> pd.DataFrame:
     paragraphs = ParagraphStore(run.params.paths.kb_dir).rows(table["para_id"].tolist())
-    documents = pq.read_table(run.params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "url"]).to_pandas()
+    documents = pq.read_table(run.params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "url"],
+                              filters=[("doc_id", "in", sorted(set(paragraphs["doc_id"].tolist())))]).to_pandas()
     url = dict(zip(documents["doc_id"], documents["url"], strict=True))
     return table.assign(paragraph=paragraphs["text"].to_numpy(), title=paragraphs["title"].to_numpy(),
                         url=[url.get(d, "") for d in paragraphs["doc_id"]])
+
+
+def question_ids(run: RunDir) -> set[str]:
+    """Every question the run asked any testee."""
+    return {q for t in run.params.testee_settings() for q in evaluated(run, t.model).asked.get("question_id", [])}
 
 
 def provenance(run: RunDir, testee: str | None, only_errors: bool, include_rejected: bool, count: int) -> dict:

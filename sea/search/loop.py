@@ -51,9 +51,10 @@ class Batch:
 
 def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIndex, paragraphs: ParagraphEmbeddings) -> Batch:
     """The next batch: the category spread at step 0; then candidates retrieved around the
-    active sources (sea_plus: or around the regions they lead), drawn uniformly (sea_plus: by weight, times the failure prior's
-    probability, or shared among the sources by a bandit). Without candidates (the random arm, or no active source
-    left) the search explores uniformly among unvisited paragraphs."""
+    active sources (sea_plus: around the regions they lead), drawn uniformly (sea_plus: by
+    weight, times the failure prior's probability, or shared among the sources by a bandit).
+    Without candidates (the random arm, or no active source left) the search explores uniformly
+    among unvisited paragraphs."""
     rng = state.rng()
     provenance: dict[int, dict[int, float]] = {}
     predicted: dict[int, float] = {}

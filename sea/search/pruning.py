@@ -27,12 +27,17 @@ def chance_to_beat(hits: int, misses: int, average: float) -> float:
     return sum(comb(draws, k) * average ** k * (1 - average) ** (draws - k) for k in range(hits + 1))
 
 
+def arm_yields(dag: RelationDAG, sources: set[int]) -> tuple[dict[int, tuple[int, int]], float | None]:
+    """(hits, misses) of every source, and the arm's running yield: all hits over all that the
+    sources retrieved (None before anything was retrieved)."""
+    counts = {source: yield_counts(dag, source, sources) for source in sources}
+    retrieved = sum(h + m for h, m in counts.values())
+    return counts, (sum(h for h, _ in counts.values()) / retrieved if retrieved else None)
+
+
 def prune_by_yield(dag: RelationDAG, active: set[int], sources: set[int], below: float) -> set[int]:
     """The active sources unlikely (posterior probability under `below`) to out-yield the arm."""
-    counts = {source: yield_counts(dag, source, sources) for source in sources}
-    hits = sum(h for h, _ in counts.values())
-    retrieved = sum(h + m for h, m in counts.values())
-    if retrieved == 0 or hits == retrieved:  # nothing to tell sources apart by
+    counts, average = arm_yields(dag, sources)
+    if average is None or average == 1:  # nothing to tell sources apart by
         return set()
-    average = hits / retrieved
     return {s for s in active if sum(counts[s]) and chance_to_beat(*counts[s], average) < below}

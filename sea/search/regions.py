@@ -10,7 +10,7 @@ from __future__ import annotations
 import networkx as nx
 
 from sea.search.dag import RelationDAG
-from sea.search.pruning import yield_counts
+from sea.search.pruning import arm_yields
 
 K_RANGE = (0.5, 2.0)  # the widest narrowing and widening of k_documents
 
@@ -24,12 +24,9 @@ def documents_per_source(dag: RelationDAG, active: set[int], sources: set[int], 
     """active source -> documents to retrieve: k_documents times its posterior mean yield over the
     arm's yield, within K_RANGE; k_documents for a source that retrieved nothing yet, and for all
     while no retrieval has yielded a source."""
-    counts = {s: yield_counts(dag, s, sources) for s in sources}
-    hits = sum(h for h, _ in counts.values())
-    retrieved = sum(h + m for h, m in counts.values())
-    if hits == 0:
+    counts, average = arm_yields(dag, sources)
+    if not average:
         return {s: k_documents for s in sorted(active)}
-    average = hits / retrieved
     low, high = K_RANGE
     return {s: max(1, round(k_documents * min(high, max(low, (1 + counts[s][0]) / (2 + sum(counts[s])) / average))))
             if sum(counts[s]) else k_documents for s in sorted(active)}

@@ -14,7 +14,7 @@ from flows.cli import main
 from sea.audit.report import build_report
 from sea.audit.rundir import RunDir
 from sea.errors import SeaError
-from sea.exports import exported_questions
+from sea.exports import exported_questions, question_ids
 from sea.intervals import wilson_interval
 from sea.questions.model import Outcome
 from sea.review.sheet import review_sample, write_sheets
@@ -121,7 +121,8 @@ def test_a_bad_sheet_is_refused_whole(run, tmp_path, edit, message):
     sample = review_sample(run, 4, only_errors=False, seed=0)
     rows = [{"run_id": run.run_id, "question_id": q, "verdict": "correct", "comment": "", "reviewer": "Ada"} for q in sample["id"]]
     edit(rows)
-    known = set(exported_questions(run, include_rejected=True)["id"])
+    known = question_ids(run)
+    assert known == set(exported_questions(run, include_rejected=True)["id"])
     with pytest.raises(SeaError, match=message):
         import_verdicts(run, _write(tmp_path / "bad.csv", rows), None, known)
     assert not verdicts_path(run).exists()  # nothing recorded
