@@ -14,8 +14,8 @@ asked about only when an article defines it ("Sudan is a country …") or its na
 continent" or a city); groups (nationalities, religions, a region's people, political camps) stand
 in only for their own kind and never for one that contains them ("British" for "Scottish"). They
 come from semantically near documents' spans, then from the titles of the answer's type whose
-articles are nearest its own; never in the paragraph, never sharing a word with the answer or
-with each other, never a year after the knowledge base's date, one the sentence's other years
+articles are nearest its own; never in the paragraph, never another name of the answer or of each
+other ("Amazon" for "Amazon River"; "Black Sea" and "Red Sea" are two seas), never a year after the knowledge base's date, one the sentence's other years
 rule out or one far outside the paragraph's own dates, never half or double a quantity; capitalised, introduced ("the …") and, for people, named as fully as the answer. The
 article moves into the blank, chosen by sound ("a European"), when the sentence has "a"/"an"
 before the answer. Among those, the ones closest to the answer and fitting the blank's sentence and
@@ -44,11 +44,13 @@ from sea.questions.validation import INSTRUCTION_LIKE, instruction_like, phrasin
 GENERATOR_NAME = "offline-cloze"
 BLANK = "_____"
 YEAR, QUANTITY = "year", "quantity"
+TERM = "term"  # a domain term the knowledge base defines ("chlorophyll", a pigment): no named entity, typed by its article
 
 KIND_OF_LABEL = {"DATE": YEAR, "QUANTITY": QUANTITY, "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place",
          "ORG": "organisation", "NORP": "group", "WORK_OF_ART": "work", "EVENT": "event", "LANGUAGE": "language"}
 # How much a question of each kind is worth asking: named facts first, then years and quantities.
-_KIND_WEIGHT = {YEAR: 0.8, QUANTITY: 0.8}
+_KIND_WEIGHT = {YEAR: 0.8, QUANTITY: 0.8, TERM: 0.9}
+SPECIFIC_SHARE = 0.005  # a term is specific when one of its words is in at most this share of paragraphs ("glucose", not "region")
 YEAR_FORM = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 QUANTITY_FORM = re.compile(r"^(\d[\d,]*(?:\.\d+)?)\s+([A-Za-z][A-Za-z.]*(?:\s[A-Za-z.]+)?)$")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -67,7 +69,7 @@ STATS_SAMPLE = 200_000  # paragraphs read for the latest year
 # "X is a country in …" -> "country": what an article's subject is, from its first sentence.
 _DEFINITION = re.compile(r"\b(?:is|was|are|were)\s+(?:(?:one of|any of|a|an|the)\s+)*(.+)", re.I)
 _DEFINITION_END = re.compile(r"[,;:()]|\s(?:of|in|on|at|that|which|who|whose|from|for|with|by|located|founded|known|to|"
-                             r"between|where|within|near|than|as)\b")
+                             r"between|where|within|near|than|as|after|before|behind|since|until)\b")
 # Words a first sentence may end its subject's noun phrase on that say nothing of its kind.
 NOT_A_TYPE = frozenset("""type form set part member name collection kind field class order group branch system process unit
 area term concept object one person way item sum totality entity word place figure work piece series number being thing
@@ -76,7 +78,7 @@ through native active capable entire variety category aspect example list body""
 # Where a subject's noun phrase has ended: a participle or an adverb ("a country primarily located in …").
 _STOP_AT = frozenset("""made found known written grown born spoken used run held built seen primarily mainly mostly largely
 entirely usually typically generally chiefly predominantly originally traditionally commonly widely now""".split())
-SAME_TYPE = {"capital": "city", "comune": "city", "municipality": "city", "town": "city", "metropolis": "city",
+SAME_TYPE = {"capital": "city", "megacity": "city", "comune": "city", "municipality": "city", "town": "city", "metropolis": "city",
              "nation": "country", "organisation": "organization", "deitie": "deity"}
 # Words a name may carry its kind in ("Guaire River", "Lake Chad", "Kingdom of Poland").
 NAME_HEADS = frozenset("""river lake mountain mountains mount sea ocean gulf bay strait channel island islands peninsula desert
@@ -150,6 +152,21 @@ def content_words(text: str) -> set[str]:
             if len(w) >= 3 and w not in STOP_WORDS}
 
 
+_HEAD_WORDS = frozenset(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in NAME_HEADS)  # as content_words writes them
+
+
+def name_words(text: str) -> set[str]:
+    """The content words that tell a name from others of its kind: "black" in "Black Sea", not "sea"."""
+    words = content_words(text)
+    return words - _HEAD_WORDS or words
+
+
+def same_name(a: str, b: str) -> bool:
+    """Could the two name one thing, or one contain the other ("Amazon" and "Amazon River", "Africa" and
+    "North Africa")? They share a telling word; "Black Sea" and "Red Sea" share only the kind."""
+    return bool(name_words(a) & name_words(b))
+
+
 def without_the(text: str) -> str:
     return text[4:] if text[:4] in ("the ", "The ") else text
 
@@ -219,14 +236,25 @@ def what_it_is(abstract: str) -> str | None:
 
 def _type_noun(phrase: str) -> str | None:
     words = phrase.split()
-    verb = next((i for i, w in enumerate(words) if w in _STOP_AT or (w.endswith(("ed", "ing")) and "-" not in w)), len(words))
-    words = _WORD.findall(" ".join(words[:verb]))  # "a compound used as a fuel" -> "a compound"; "north-flowing river" stays
+    # A participle ends the noun phrase ("a compound used [as a fuel]"); one before a noun is an adjective ("landlocked country").
+    verb = next((i for i, w in enumerate(words) if w in _STOP_AT or (w.endswith(("ed", "ing")) and "-" not in w
+                                                                      and (i > 0 or len(words) == 1))), len(words))
+    words = _WORD.findall(" ".join(words[:verb]))  # "north-flowing river" stays
     if not words:
         return None
     word = _singular(words[-1])
-    if word in NOT_A_TYPE or word.isdigit():
+    if word in NOT_A_TYPE or word.isdigit() or superlative(word):
         return None
     return SAME_TYPE.get(word, word)
+
+
+_NOUNS_IN_EST = frozenset("""forest priest contest interest conquest protest harvest request tempest crest quest guest chest
+nest test west arrest manifest inquest bequest digest pest vest rest everest""".split())
+
+
+def superlative(word: str) -> bool:
+    """"southernmost", "largest": an adjective a definition may end its first phrase on, not a kind."""
+    return word.endswith("most") or (word.endswith("est") and word not in _NOUNS_IN_EST)
 
 
 def named_type(name: str) -> str | None:
@@ -258,7 +286,7 @@ class Definitions:
     whether its article writes it "the …"), in SQLite — in memory, or a file beside the
     knowledge base (the full dump's 7.1M titles never sit in RAM)."""
 
-    LAYOUT = 1  # sea.kb.derived: bumped when the table changes
+    LAYOUT = 2  # sea.kb.derived: bumped when the table (or how what_it_is reads a definition) changes
 
     def __init__(self, db: sqlite3.Connection):
         self._db = db
@@ -318,9 +346,15 @@ class CorpusStats:
     def __init__(self, texts: Iterable[str], latest_year: int | None = None,
                  definitions: Definitions | Iterable[tuple[int, str, str]] = ()):
         years: Counter[int] = Counter()
+        words: Counter[str] = Counter()
+        lowercase: set[str] = set()
         read = 0
         for read, text in enumerate(texts, 1):
             years.update({int(y) for y in YEAR_FORM.findall(text)})
+            words.update(set(_WORD.findall(text.lower())))
+            lowercase.update(w for w in _LETTERS.findall(text) if w[0].islower())
+        self.common_words = frozenset(w for w, n in words.items() if n > SPECIFIC_SHARE * read)
+        self.lowercase_words = frozenset(lowercase)  # seen written in lowercase: "fructose", not "Jōmon"
         # The knowledge base's date: the latest year that enough paragraphs mention (a single
         # mention may be a plan or a typo); an explicit questions.latest_year wins.
         enough = max(3, round(0.0005 * read))
@@ -334,12 +368,21 @@ class CorpusStats:
     def document_of(self, text: str) -> int | None:
         return self.definitions.document_of(title_key(text))
 
+    def defines_term(self, text: str) -> bool:
+        """Is this lowercase phrase a specific term with an article that says what it is ("glucose", a sugar)?"""
+        return (bool(set(_WORD.findall(text)) - self.common_words) and self.document_of(text) is not None
+                and self.definitions.type_of(title_key(text)) is not None)
+
     def members(self, noun: str) -> list[int]:
         return self.definitions.members(noun)
 
     def as_span(self, doc_id: int, kind: str) -> Span:
-        """A document's title as a candidate distractor of the given kind."""
+        """A document's title as a candidate distractor of the given kind (a term as running text
+        writes it: "fructose", but "Krebs cycle")."""
         name, definite = self.definitions.name_of(doc_id)
+        lowered = name[:1].lower() + name[1:]
+        if kind == TERM and name[1:] == name[1:].lower() and lowered.split()[0] in self.lowercase_words:
+            name = lowered
         return Span(kind, name, "", bool(definite))
 
 
@@ -367,7 +410,7 @@ class EntityFinder:
         """The paragraph's answer-worthy spans, each with its sentence."""
         if para_id not in self._answers:
             self.prime([(para_id, text)], [])
-        return self._answers[para_id]
+        return [span for span in self._answers[para_id] if span.kind != TERM or self.stats.defines_term(span.text)]
 
     def distractor_spans(self, para_id: int, text: str) -> list[Span]:
         """The same kinds of span from a neighbouring paragraph, to serve as distractors: tagged
@@ -443,7 +486,23 @@ class EntityFinder:
             if kind and len(text) >= 2:
                 with_the = text != entity.text.strip() or (entity.start > 0 and doc[entity.start - 1].lower_ == "the")
                 spans.append(Span(kind, text, entity.sent.text.strip() if with_sentences else "", with_the))
+        if with_sentences:  # terms are answers only: their distractors are titles of their type
+            spans += _term_candidates(doc)
         return spans
+
+
+def _term_candidates(doc) -> list[Span]:
+    """Lowercase noun phrases outside the named entities, and their head nouns: answers once the
+    knowledge base defines them (EntityFinder.spans decides; tagging stays a function of the text)."""
+    spans = []
+    for chunk in doc.noun_chunks:
+        if chunk.root.ent_type_ or chunk.root.pos_ != "NOUN":
+            continue
+        words = [t for t in chunk if t.pos_ in ("NOUN", "ADJ", "PROPN") and not t.ent_type_]
+        for phrase in {" ".join(t.text for t in words[i:]) for i in range(len(words))} | {chunk.root.text}:
+            if phrase[:1].islower() and len(phrase) >= 4:
+                spans.append(Span(TERM, phrase, chunk.sent.text.strip()))
+    return spans
 
 
 def answer_problem(span: Span, title: str) -> str | None:
@@ -454,7 +513,7 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a span cut off mid-phrase (\"Gulf of\")"
     if "\n" in span.sentence:
         return "a list or a run of lines, not a sentence"
-    if span.kind != "group" and re.search(rf"\b[Aa]n? {re.escape(span.text)}", span.sentence):
+    if span.kind not in ("group", TERM) and re.search(rf"\b[Aa]n? {re.escape(span.text)}", span.sentence):
         return "\"a\"/\"an\" before a name (\"an Atlantic–Congo language\"): the article would single out options"
     if span.text.endswith(("'s", "’s")):
         return "a possessive (\"Sri Lanka's\"): its form gives it away"
@@ -469,7 +528,7 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "the date of a statistic (\"886,040 inhabitants in ___\"), not a fact worth knowing"
     if span.kind == "place" and _PLACE_THEN_ITS_COUNTRY.search(before):
         return "the place before it names it (\"in Florence, ___\")"
-    words = content_words(span.text)
+    words = name_words(span.text)
     if words & content_words(title):
         return "the title gives the answer away"
     if words & content_words(before + " " + after):
@@ -487,7 +546,7 @@ def word_form_given(answer: str, text: str) -> bool:
     begin a word of the text.)"""
     words = {w.lower() for w in _LETTERS.findall(text)}
     for name in _LETTERS.findall(answer):
-        if name[0].isupper() and len(name) >= GIVEN_PREFIX:
+        if name[0].isupper() and len(name) >= GIVEN_PREFIX and name.lower() not in _HEAD_WORDS:
             stem = name[:max(GIVEN_PREFIX, (len(name) + 1) // 2)].lower()
             if any(w.startswith(stem) for w in words):
                 return True
@@ -514,10 +573,12 @@ def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
         return QUANTITY_FORM.match(candidate.text).group(2) == QUANTITY_FORM.match(answer.text).group(2)  # the same unit
     if cut_off(candidate.text):
         return False
-    if candidate.text[:1].isupper() != answer.text[:1].isupper() or candidate.with_the != answer.with_the:
+    if candidate.text[:1].isupper() != answer.text[:1].isupper():
         return False
     if answer.kind in ("person", "group") and len(candidate.text.split()) != len(answer.text.split()):
         return False  # a bare surname among full names, "Romantic Italian" among "French": they stand out
+    if answer.kind == TERM and (" of " in candidate.text) != (" of " in answer.text):
+        return False  # "properties of water" among "methane" and "acetone"
     what, other = stats.type_of(answer.text), stats.type_of(candidate.text)
     if answer.kind == "group" and what is None:
         return (other is None and group_kind(candidate.text) == group_kind(answer.text)
@@ -579,15 +640,14 @@ POOL_LIMIT = 24  # same-kind candidates compared with the answer: neighbours' sp
 
 def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats, rng: np.random.Generator) -> list[str]:
     """Texts that could replace the answer without standing out by form, none in the paragraph
-    and none sharing a word with the answer. Years and quantities: the three chosen, the nearest
+    and none another name of the answer. Years and quantities: the three chosen, the nearest
     values first (the neighbours' own, then made-up ones near the answer)."""
-    answer_words = content_words(span.text)
     texts: dict[str, str] = {}
     for candidate in pool:
         text = without_the(candidate.text)
         key = _norm(text)
         if (key not in texts and key not in paragraph and same_form(candidate, span, stats)
-                and not content_words(text) & answer_words):
+                and not same_name(text, span.text)):
             texts[key] = text
     if span.kind not in (YEAR, QUANTITY):
         return list(texts.values())[:POOL_LIMIT]
@@ -620,11 +680,11 @@ def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray],
     fit = np.array([float(v @ articles.get(span.text, vectors[span.text])) + (float(v @ context) if context is not None else 0.0)
                     for v in told])
     low, high = SIMILARITY_BAND
-    ranked, words = [], set()
+    ranked = []
     for i in np.argsort(-fit, kind="stable"):
-        if low <= scores[i] < high and not content_words(names[i]) & words and len(ranked) < CONSIDERED:
+        if (low <= scores[i] < high and not any(same_name(names[i], names[j]) for j in ranked)
+                and len(ranked) < CONSIDERED):
             ranked.append(int(i))
-            words |= content_words(names[i])
     return [names[i] for i in ranked], float(np.mean(scores[ranked[:3]])) if ranked else 0.0
 
 
@@ -632,21 +692,46 @@ def _value(text: str) -> float:
     return float(text.split()[0].replace(",", ""))
 
 
-def _with_article(span: Span) -> tuple[str, Callable[[str], str]]:
+_DEFINITE_HEADS = frozenset("""river sea ocean gulf bay strait channel islands peninsula desert basin plateau valley empire
+kingdom republic union dynasty caliphate sultanate khanate mountains alps war revolution""".split())
+
+
+def definite_by_name(name: str) -> bool:
+    """Is the name written "the …" by its form: "the Rhine River", "the Kingdom of Galicia–Volhynia"?"""
+    words = name.lower().split()
+    return len(words) >= 2 and (words[-1] in _DEFINITE_HEADS or (words[0] in NAME_HEADS and words[1] == "of"))
+
+
+def written_with_the(spans: Iterable[Span]) -> dict[str, bool]:
+    """Whether each name is mostly written "the …" where it was found ("the Bahamas", not "the Canada")."""
+    votes: dict[str, int] = {}
+    for span in spans:
+        votes[span.text] = votes.get(span.text, 0) + (1 if span.with_the else -1)
+    return {text: vote > 0 for text, vote in votes.items()}
+
+
+def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[[str], str]]:
     """The text the blank replaces, and how an option is written: with its own article when the
-    sentence puts "a"/"an" before the answer, so that no option stands out by its article."""
-    match = re.search(rf"\b([Aa]n?) {re.escape(span.text)}", span.sentence)
+    sentence puts one before the answer, so that no option stands out by its article. "a"/"an" is
+    chosen by sound; "the" goes with the names written with it (`definite`): "the Soviet Union",
+    "Russia", "the Czech Republic"."""
+    match = re.search(rf"\b([Aa]n?|[Tt]he) {re.escape(span.text)}", span.sentence)
     if not match:
         return span.text, lambda option: option
-    capital = match.group(1)[0] == "A"
+    word = match.group(1)
+    capital = word[0].isupper()
+    if word.lower() == "the":  # a group ("the British monarchy") or a term ("the enzyme"): every option keeps "the"
+        return match.group(0), lambda option: f"{word} {option}" if (
+            span.kind in ("group", TERM) or option == span.text or definite.get(option) or definite_by_name(option)) else (
+            option[:1].upper() + option[1:] if capital else option)
     return match.group(0), lambda option: f"{article_for(option).capitalize() if capital else article_for(option)} {option}"
 
 
 def _read_alike(candidate: Candidate, readings: list[Reading] | None) -> tuple[list[str] | None, str]:
     """The three most tempting distractors that read as the answer's kind and number where they
     stand (`readings`: the answer's, then each distractor's), or None and why there are not three."""
-    if readings is None:  # years and quantities are told by their form: already alike
-        return candidate.distractors, ""
+    if readings is None:  # years and quantities are told by their form, terms by their articles: already alike
+        return candidate.distractors[:3], ""
     if readings[0].kind is None:
         return None, "the answer does not read as a named entity where it stands"
     alike = [d for d, reading in zip(candidate.distractors, readings[1:], strict=True) if reading == readings[0]]
@@ -676,7 +761,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
     related titles, and those that fit the blank's sentence and the paragraph's article best are tried first."""
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
     paragraph = _norm(text)
-    pools, dropped, seen = [], [], set()
+    pools, dropped, seen, spans_seen = [], [], set(), list(neighbour_spans)
     for span in finder.spans(para_id, text):
         key = _norm(span.text)
         if key in seen:
@@ -689,12 +774,15 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         if needs_a_type(span, finder.stats):
             dropped.append((span.text, f"no article says what this {span.kind} is, so no distractor can be shown to be of its kind"))
             continue
-        pool = _same_kind(span, [*neighbour_spans, *setting.related(span)], paragraph, finder.stats, rng)
+        related = setting.related(span)
+        pool = _same_kind(span, [*neighbour_spans, *related], paragraph, finder.stats, rng)
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue
         pools.append((span, pool))
-    named = [(span, pool, *_with_article(span)) for span, pool in pools]
+        spans_seen += related
+    definite = written_with_the(spans_seen)
+    named = [(span, pool, *_with_article(span, definite)) for span, pool in pools]
     clozes = [span.sentence.replace(blanked, BLANK, 1).replace('"', "'") for span, _, blanked, _ in named]
     names = sorted({t for span, pool in pools if span.kind not in (YEAR, QUANTITY) for t in (span.text, *pool)})
     texts = names + [cloze for (span, *_), cloze in zip(named, clozes, strict=True) if span.kind not in (YEAR, QUANTITY)]
@@ -718,7 +806,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
             break
         if i >= read_until:  # read this candidate and the next few in place, in one batch
             read_until = min(len(ranked), i + n - len(made) + READ_SPARE)
-            batch = [j for j in range(i, read_until) if ranked[j].span.kind not in (YEAR, QUANTITY)]
+            batch = [j for j in range(i, read_until) if ranked[j].span.kind not in (YEAR, QUANTITY, TERM)]
             readings.update(zip(batch, finder.read_many([(ranked[j].cloze, [ranked[j].answer, *ranked[j].distractors])
                                                          for j in batch]), strict=True))
         span, answer = candidate.span, candidate.answer

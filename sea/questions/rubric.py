@@ -23,7 +23,9 @@ from sea.questions.cloze import (
     balanced,
     content_words,
     group_kind,
+    name_words,
     without_article,
+    without_the,
 )
 from sea.questions.model import Question
 
@@ -31,7 +33,7 @@ CRITERIA = {
     "same_type": "every distractor reads as the answer's kind and number where it stands",
     "typed_answer": "the answer is a named entity, a year or a quantity",
     "same_defined_type": "every option is what the knowledge base (or its name) says the answer is, or the same kind of group",
-    "no_title_leak": "no word of the answer is in the paragraph's title",
+    "no_title_leak": "no telling word of the answer is in the paragraph's title (\"Black\", not \"Sea\")",
     "no_distractor_in_paragraph": "no distractor is stated in the paragraph",
     "agreement": "no option stands out by its article or capitalisation",
     "no_future_year": "no option is a year after the knowledge base's date",
@@ -74,10 +76,11 @@ def check(finder: EntityFinder, question: Question, title: str, paragraph: str) 
         "same_type": answer.kind is not None and all(reading == answer for reading in readings),
         "typed_answer": answer.kind is not None,
         "same_defined_type": _same_defined_type(finder.stats, answer.kind, without_article(gold), bare),
-        "no_title_leak": not content_words(without_article(gold)) & content_words(title),
+        "no_title_leak": not name_words(without_article(gold)) & content_words(title),
         "no_distractor_in_paragraph": not any(" ".join(b.lower().split()) in text for o, b in zip(options, bare, strict=True)
                                               if o != gold),
-        "agreement": _article_agrees(cloze, options) and len({b[:1].isupper() for b in bare if not b[:1].isdigit()}) <= 1,
+        "agreement": _article_agrees(cloze, options) and len({without_the(b)[:1].isupper() for b in bare
+                                                              if not b[:1].isdigit()}) <= 1,
         "no_future_year": all(int(b) <= finder.stats.latest_year for b in bare if YEAR_FORM.fullmatch(b)),
         "well_formed": balanced(cloze),
     }

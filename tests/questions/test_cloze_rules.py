@@ -6,6 +6,7 @@ import pytest
 from sea.choices import LETTERS
 from sea.questions.cloze import (
     QUANTITY,
+    TERM,
     YEAR,
     CorpusStats,
     EntityFinder,
@@ -14,12 +15,15 @@ from sea.questions.cloze import (
     _most_tempting,
     _nearby_values,
     _same_kind,
+    _with_article,
     answer_problem,
     article_for,
     cloze_drafts,
     same_form,
+    same_name,
     what_it_is,
     word_form_given,
+    written_with_the,
 )
 from sea.questions.model import Question
 from sea.questions.rubric import check
@@ -205,8 +209,8 @@ def test_distractors_share_the_answer_form():
     assert not same_form(Span("place", "Paris", "x"), person, stats)  # another kind
     assert not same_form(Span("person", "ian fleming jr", "x"), person, stats)  # capitalised otherwise
     assert not same_form(Span("person", "Gardner", "x"), person, stats)  # a bare surname among full names
-    united_states = Span("place", "United States", "x", with_the=True)
-    assert not same_form(Span("place", "Canada", "x"), united_states, stats)  # "in the ___" fits one of them only
+    united_states = Span("place", "United States", "x", with_the=True)  # "the" goes into the blank with the names that take it
+    assert same_form(Span("place", "Canada", "x"), united_states, stats)
     assert same_form(Span("place", "Netherlands", "x", with_the=True), united_states, stats)
     quantity = Span(QUANTITY, "60 mm", "x")
     assert same_form(Span(QUANTITY, "25 mm", "x"), quantity, stats) and not same_form(Span(QUANTITY, "3 kg", "x"), quantity, stats)
@@ -274,3 +278,51 @@ def test_the_rubric_flags_each_fault(finder):
     assert not check(finder, stated, "Rio Negro", paragraph)["no_distractor_in_paragraph"]
     broken = _question('Fill in the blank about Damascus: "Dubbed (the City of _____."', ["Jasmine", "Roses", "Lights", "Gold"], 0)
     assert not check(finder, broken, "Damascus", "Dubbed (the City of Jasmine.")["well_formed"]
+
+
+def test_names_that_share_only_their_kind_are_different_things():
+    assert not same_name("Black Sea", "Mediterranean Sea") and not same_name("Ganges River", "Indus River")
+    assert same_name("Amazon", "Amazon River") and same_name("Italy", "Kingdom of Italy") and same_name("Africa", "North Africa")
+    span = Span("place", "Mediterranean Sea", "It links the Black Sea and the Mediterranean Sea.")
+    assert answer_problem(span, "Sea of Marmara") is None  # "Sea" in the title and the sentence tells nothing
+    assert answer_problem(Span("place", "Amazon River", "It feeds the Amazon River."), "Amazon basin") == "the title gives the answer away"
+
+
+def test_the_moves_into_the_blank_with_the_names_that_take_it():
+    span = Span("place", "Soviet Union", "It led to the dissolution of the Soviet Union in 1991.", with_the=True)
+    blanked, written = _with_article(span, written_with_the([Span("place", "Czech Republic", "", True),
+                                                              Span("place", "Russia", "", False)]))
+    assert blanked == "the Soviet Union"
+    assert [written(o) for o in ("Soviet Union", "Russia", "Czech Republic", "Kingdom of Hungary")] == [
+        "the Soviet Union", "Russia", "the Czech Republic", "the Kingdom of Hungary"]  # the last by the form of its name
+    group = Span("group", "British", "In 1783 the British monarchy acknowledged it.", with_the=True)
+    _, written = _with_article(group, {})
+    assert [written(o) for o in ("British", "Spanish")] == ["the British", "the Spanish"]  # an adjective: all keep "the"
+
+
+def test_definitions_read_past_adjectives_and_superlatives():
+    assert what_it_is("Mali, officially the Republic of Mali, is a landlocked country in West Africa.") == "country"
+    assert what_it_is("Africa is the world's second-largest and second-most populous continent after Asia.") == "continent"
+    assert what_it_is("Antarctica is Earth's southernmost and least-populated continent.") == "continent"
+    assert what_it_is("Delhi is a megacity and a union territory of India.") == "city"
+
+
+def test_a_defined_domain_term_is_asked_with_titles_of_its_type():
+    pigments = [(40 + i, name, f"{name} is a pigment found in plants.")
+                for i, name in enumerate(("Chlorophyll", "Carotene", "Xanthophyll", "Anthocyanin", "Melanin", "Prussian blue"))]
+    corpus = [f"Leaves of plant {i} are green in spring." for i in range(300)] + [
+        "Their carotene, xanthophyll, anthocyanin and melanin vary.", "Prussian blue is a dye."]
+    finder = EntityFinder(CorpusStats(corpus, latest_year=2024, definitions=[*pigments, (50, "Plant", "Plant is a organism.")]))
+    text = "Leaves are green because they hold chlorophyll in their cells."
+    spans = finder.spans(7, text)
+    assert [s.text for s in spans if s.kind == TERM] == ["chlorophyll"]  # "leaves", "cells": no article defines them
+    related = [finder.stats.as_span(doc_id, TERM) for doc_id in range(41, 46)]
+    assert [s.text for s in related] == ["carotene", "xanthophyll", "anthocyanin", "melanin", "Prussian blue"]  # as texts write them
+    vectors = {name: np.array([1.0, 0.0]) * 0.6 + np.array([0.0, 0.8]) for name in ("carotene", "xanthophyll", "anthocyanin", "melanin")}
+    vectors["chlorophyll"] = np.array([1.0, 0.0])
+    made, _ = cloze_drafts(7, "Leaf", text, [], finder, lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts]),
+                           n=3, variants=2, seed=0, setting=Setting(related=lambda span: related if span.kind == TERM else []))
+    [(draft, _)] = made
+    assert "Which pigment" in draft.question and draft.options[draft.gold] == "chlorophyll"
+    assert set(draft.options) < {"chlorophyll", "carotene", "xanthophyll", "anthocyanin", "melanin"}  # not "Prussian blue": by its form
+    assert CorpusStats(corpus, definitions=[(60, "Leaf", "Leaf is a organ of plants.")]).common_words >= {"leaves", "green"}
