@@ -30,6 +30,7 @@ audit: $(STAMP)
 	@sea summary default
 	@echo
 	@echo "Report:  reports/audit.html (self-contained; open it in a browser)"
+	@echo "Exports: exports/default/{jsonl,parquet,inspect,lm-eval} (the wrong answers as suites; README: Check and keep what you found)"
 	@echo "MLflow:  make mlflow-ui, then http://127.0.0.1:5000"
 
 # The MLflow UI on this machine only, over the audits logged to mlflow.db.
