@@ -44,13 +44,11 @@ from sea.questions.validation import INSTRUCTION_LIKE, instruction_like, phrasin
 GENERATOR_NAME = "offline-cloze"
 BLANK = "_____"
 YEAR, QUANTITY = "year", "quantity"
-TERM = "term"  # a domain term the knowledge base defines ("chlorophyll", a pigment): no named entity, typed by its article
 
 KIND_OF_LABEL = {"DATE": YEAR, "QUANTITY": QUANTITY, "PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place",
          "ORG": "organisation", "NORP": "group", "WORK_OF_ART": "work", "EVENT": "event", "LANGUAGE": "language"}
 # How much a question of each kind is worth asking: named facts first, then years and quantities.
-_KIND_WEIGHT = {YEAR: 0.8, QUANTITY: 0.8, TERM: 0.9}
-SPECIFIC_SHARE = 0.005  # a term is specific when one of its words is in at most this share of paragraphs ("glucose", not "region")
+_KIND_WEIGHT = {YEAR: 0.8, QUANTITY: 0.8}
 YEAR_FORM = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 QUANTITY_FORM = re.compile(r"^(\d[\d,]*(?:\.\d+)?)\s+([A-Za-z][A-Za-z.]*(?:\s[A-Za-z.]+)?)$")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -316,6 +314,9 @@ class Definitions:
         """The documents of a type, by doc_id."""
         return [d for (d,) in self._db.execute("SELECT doc_id FROM definitions WHERE type = ? ORDER BY doc_id", (noun,))]
 
+    def count(self, noun: str) -> int:
+        return self._one("SELECT COUNT(*) FROM definitions WHERE type = ?", noun)[0]
+
 
 def fill_definitions(db: sqlite3.Connection, definitions: Iterable[tuple[int, str, str]]) -> None:
     """The definitions table from (doc_id, title, abstract) rows. A common noun ("A continent is
@@ -346,20 +347,15 @@ class CorpusStats:
     def __init__(self, texts: Iterable[str], latest_year: int | None = None,
                  definitions: Definitions | Iterable[tuple[int, str, str]] = ()):
         years: Counter[int] = Counter()
-        words: Counter[str] = Counter()
-        lowercase: set[str] = set()
         read = 0
         for read, text in enumerate(texts, 1):
             years.update({int(y) for y in YEAR_FORM.findall(text)})
-            words.update(set(_WORD.findall(text.lower())))
-            lowercase.update(w for w in _LETTERS.findall(text) if w[0].islower())
-        self.common_words = frozenset(w for w, n in words.items() if n > SPECIFIC_SHARE * read)
-        self.lowercase_words = frozenset(lowercase)  # seen written in lowercase: "fructose", not "Jōmon"
         # The knowledge base's date: the latest year that enough paragraphs mention (a single
         # mention may be a plan or a typo); an explicit questions.latest_year wins.
         enough = max(3, round(0.0005 * read))
         self.latest_year = latest_year or max((y for y, n in years.items() if n >= enough), default=9999)
         self.definitions = definitions if isinstance(definitions, Definitions) else Definitions.of(definitions)
+        self._kind_sizes: dict[str, int] = {}
 
     def type_of(self, text: str) -> str | None:
         """What the knowledge base's article calls it, or else what its own name says ("Guaire River")."""
@@ -368,21 +364,18 @@ class CorpusStats:
     def document_of(self, text: str) -> int | None:
         return self.definitions.document_of(title_key(text))
 
-    def defines_term(self, text: str) -> bool:
-        """Is this lowercase phrase a specific term with an article that says what it is ("glucose", a sugar)?"""
-        return (bool(set(_WORD.findall(text)) - self.common_words) and self.document_of(text) is not None
-                and self.definitions.type_of(title_key(text)) is not None)
-
     def members(self, noun: str) -> list[int]:
         return self.definitions.members(noun)
 
+    def kind_size(self, noun: str) -> int:
+        """How many articles the knowledge base gives this type."""
+        if noun not in self._kind_sizes:
+            self._kind_sizes[noun] = self.definitions.count(noun)
+        return self._kind_sizes[noun]
+
     def as_span(self, doc_id: int, kind: str) -> Span:
-        """A document's title as a candidate distractor of the given kind (a term as running text
-        writes it: "fructose", but "Krebs cycle")."""
+        """A document's title as a candidate distractor of the given kind."""
         name, definite = self.definitions.name_of(doc_id)
-        lowered = name[:1].lower() + name[1:]
-        if kind == TERM and name[1:] == name[1:].lower() and lowered.split()[0] in self.lowercase_words:
-            name = lowered
         return Span(kind, name, "", bool(definite))
 
 
@@ -410,7 +403,7 @@ class EntityFinder:
         """The paragraph's answer-worthy spans, each with its sentence."""
         if para_id not in self._answers:
             self.prime([(para_id, text)], [])
-        return [span for span in self._answers[para_id] if span.kind != TERM or self.stats.defines_term(span.text)]
+        return self._answers[para_id]
 
     def distractor_spans(self, para_id: int, text: str) -> list[Span]:
         """The same kinds of span from a neighbouring paragraph, to serve as distractors: tagged
@@ -486,23 +479,7 @@ class EntityFinder:
             if kind and len(text) >= 2:
                 with_the = text != entity.text.strip() or (entity.start > 0 and doc[entity.start - 1].lower_ == "the")
                 spans.append(Span(kind, text, entity.sent.text.strip() if with_sentences else "", with_the))
-        if with_sentences:  # terms are answers only: their distractors are titles of their type
-            spans += _term_candidates(doc)
         return spans
-
-
-def _term_candidates(doc) -> list[Span]:
-    """Lowercase noun phrases outside the named entities, and their head nouns: answers once the
-    knowledge base defines them (EntityFinder.spans decides; tagging stays a function of the text)."""
-    spans = []
-    for chunk in doc.noun_chunks:
-        if chunk.root.ent_type_ or chunk.root.pos_ != "NOUN":
-            continue
-        words = [t for t in chunk if t.pos_ in ("NOUN", "ADJ", "PROPN") and not t.ent_type_]
-        for phrase in {" ".join(t.text for t in words[i:]) for i in range(len(words))} | {chunk.root.text}:
-            if phrase[:1].islower() and len(phrase) >= 4:
-                spans.append(Span(TERM, phrase, chunk.sent.text.strip()))
-    return spans
 
 
 def answer_problem(span: Span, title: str) -> str | None:
@@ -513,7 +490,7 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a span cut off mid-phrase (\"Gulf of\")"
     if "\n" in span.sentence:
         return "a list or a run of lines, not a sentence"
-    if span.kind not in ("group", TERM) and re.search(rf"\b[Aa]n? {re.escape(span.text)}", span.sentence):
+    if span.kind != "group" and re.search(rf"\b[Aa]n? {re.escape(span.text)}", span.sentence):
         return "\"a\"/\"an\" before a name (\"an Atlantic–Congo language\"): the article would single out options"
     if span.text.endswith(("'s", "’s")):
         return "a possessive (\"Sri Lanka's\"): its form gives it away"
@@ -577,8 +554,6 @@ def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
         return False
     if answer.kind in ("person", "group") and len(candidate.text.split()) != len(answer.text.split()):
         return False  # a bare surname among full names, "Romantic Italian" among "French": they stand out
-    if answer.kind == TERM and (" of " in candidate.text) != (" of " in answer.text):
-        return False  # "properties of water" among "methane" and "acetone"
     what, other = stats.type_of(answer.text), stats.type_of(candidate.text)
     if answer.kind == "group" and what is None:
         return (other is None and group_kind(candidate.text) == group_kind(answer.text)
@@ -597,6 +572,20 @@ def stem_kind(span: Span, stats: CorpusStats) -> str | None:
 def needs_a_type(span: Span, stats: CorpusStats) -> bool:
     """A named answer the knowledge base does not define: no distractor could be shown to be of its kind."""
     return span.kind not in (YEAR, QUANTITY, "group") and stats.type_of(span.text) is None
+
+
+MIN_KIND_SIZE = 10  # a kind with fewer members (continents, planets, oceans) is told apart by common knowledge
+
+
+def kind_problem(span: Span, stats: CorpusStats) -> str | None:
+    """Why the answer's kind makes no fair question, or None: too few of its kind for a distractor
+    a reader could not rule out by common knowledge ("Antarctica" among the continents)."""
+    if span.kind in (YEAR, QUANTITY, "group"):
+        return None
+    kind = stats.type_of(span.text)
+    if stats.kind_size(kind) < MIN_KIND_SIZE:
+        return f"fewer than {MIN_KIND_SIZE} of its kind ({kind}) in the knowledge base: common knowledge tells them apart"
+    return None
 
 
 def _plausible_year(year: int, answer: Span, stats: CorpusStats) -> bool:
@@ -720,9 +709,9 @@ def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[
         return span.text, lambda option: option
     word = match.group(1)
     capital = word[0].isupper()
-    if word.lower() == "the":  # a group ("the British monarchy") or a term ("the enzyme"): every option keeps "the"
+    if word.lower() == "the":  # a group is an adjective here ("the British monarchy"): every option keeps "the"
         return match.group(0), lambda option: f"{word} {option}" if (
-            span.kind in ("group", TERM) or option == span.text or definite.get(option) or definite_by_name(option)) else (
+            span.kind == "group" or option == span.text or definite.get(option) or definite_by_name(option)) else (
             option[:1].upper() + option[1:] if capital else option)
     return match.group(0), lambda option: f"{article_for(option).capitalize() if capital else article_for(option)} {option}"
 
@@ -730,7 +719,7 @@ def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[
 def _read_alike(candidate: Candidate, readings: list[Reading] | None) -> tuple[list[str] | None, str]:
     """The three most tempting distractors that read as the answer's kind and number where they
     stand (`readings`: the answer's, then each distractor's), or None and why there are not three."""
-    if readings is None:  # years and quantities are told by their form, terms by their articles: already alike
+    if readings is None:  # years and quantities are told by their form: already alike
         return candidate.distractors[:3], ""
     if readings[0].kind is None:
         return None, "the answer does not read as a named entity where it stands"
@@ -774,6 +763,10 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         if needs_a_type(span, finder.stats):
             dropped.append((span.text, f"no article says what this {span.kind} is, so no distractor can be shown to be of its kind"))
             continue
+        problem = kind_problem(span, finder.stats)
+        if problem:
+            dropped.append((span.text, problem))
+            continue
         related = setting.related(span)
         pool = _same_kind(span, [*neighbour_spans, *related], paragraph, finder.stats, rng)
         if len(pool) < 3:
@@ -806,7 +799,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
             break
         if i >= read_until:  # read this candidate and the next few in place, in one batch
             read_until = min(len(ranked), i + n - len(made) + READ_SPARE)
-            batch = [j for j in range(i, read_until) if ranked[j].span.kind not in (YEAR, QUANTITY, TERM)]
+            batch = [j for j in range(i, read_until) if ranked[j].span.kind not in (YEAR, QUANTITY)]
             readings.update(zip(batch, finder.read_many([(ranked[j].cloze, [ranked[j].answer, *ranked[j].distractors])
                                                          for j in batch]), strict=True))
         span, answer = candidate.span, candidate.answer

@@ -6,7 +6,6 @@ import pytest
 from sea.choices import LETTERS
 from sea.questions.cloze import (
     QUANTITY,
-    TERM,
     YEAR,
     CorpusStats,
     EntityFinder,
@@ -18,6 +17,7 @@ from sea.questions.cloze import (
     _with_article,
     answer_problem,
     article_for,
+    kind_problem,
     cloze_drafts,
     same_form,
     same_name,
@@ -36,7 +36,7 @@ DEFINITIONS = [(1, "Sudan", "Sudan, officially the Republic of the Sudan, is a c
                (5, "United States", "The United States of America is a country primarily located in North America."),
                (6, "Netherlands (country)", "The Netherlands is a country in Northwestern Europe."),
                (7, "Canada", "Canada is a country in North America."),
-               *[(20 + i, name, f"{name} is a country in Africa.") for i, name in enumerate(("Egypt", "Kenya", "Chad"))],
+               *[(20 + i, name, f"{name} is a country in Africa.") for i, name in enumerate(("Egypt", "Kenya", "Chad", "Mali", "Ghana"))],
                *[(10 + i, name, f"{name} was an English novelist.") for i, name in enumerate(("Ian Fleming", "John Gardner", "Gardner"))]]
 PEOPLE = CorpusStats([], latest_year=2024, definitions=DEFINITIONS)
 
@@ -307,22 +307,10 @@ def test_definitions_read_past_adjectives_and_superlatives():
     assert what_it_is("Delhi is a megacity and a union territory of India.") == "city"
 
 
-def test_a_defined_domain_term_is_asked_with_titles_of_its_type():
-    pigments = [(40 + i, name, f"{name} is a pigment found in plants.")
-                for i, name in enumerate(("Chlorophyll", "Carotene", "Xanthophyll", "Anthocyanin", "Melanin", "Prussian blue"))]
-    corpus = [f"Leaves of plant {i} are green in spring." for i in range(300)] + [
-        "Their carotene, xanthophyll, anthocyanin and melanin vary.", "Prussian blue is a dye."]
-    finder = EntityFinder(CorpusStats(corpus, latest_year=2024, definitions=[*pigments, (50, "Plant", "Plant is a organism.")]))
-    text = "Leaves are green because they hold chlorophyll in their cells."
-    spans = finder.spans(7, text)
-    assert [s.text for s in spans if s.kind == TERM] == ["chlorophyll"]  # "leaves", "cells": no article defines them
-    related = [finder.stats.as_span(doc_id, TERM) for doc_id in range(41, 46)]
-    assert [s.text for s in related] == ["carotene", "xanthophyll", "anthocyanin", "melanin", "Prussian blue"]  # as texts write them
-    vectors = {name: np.array([1.0, 0.0]) * 0.6 + np.array([0.0, 0.8]) for name in ("carotene", "xanthophyll", "anthocyanin", "melanin")}
-    vectors["chlorophyll"] = np.array([1.0, 0.0])
-    made, _ = cloze_drafts(7, "Leaf", text, [], finder, lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts]),
-                           n=3, variants=2, seed=0, setting=Setting(related=lambda span: related if span.kind == TERM else []))
-    [(draft, _)] = made
-    assert "Which pigment" in draft.question and draft.options[draft.gold] == "chlorophyll"
-    assert set(draft.options) < {"chlorophyll", "carotene", "xanthophyll", "anthocyanin", "melanin"}  # not "Prussian blue": by its form
-    assert CorpusStats(corpus, definitions=[(60, "Leaf", "Leaf is a organ of plants.")]).common_words >= {"leaves", "green"}
+def test_an_answer_of_a_small_kind_is_not_asked():
+    continents = [(70 + i, name, f"{name} is a continent.") for i, name in enumerate(("Africa", "Asia", "Europe", "Antarctica"))]
+    countries = [(80 + i, f"Land {i}", f"Land {i} is a country in Africa.") for i in range(10)]
+    stats = CorpusStats([], latest_year=2024, definitions=[*continents, *countries])
+    assert "common knowledge" in kind_problem(Span("place", "Africa", "Hares are native to Africa."), stats)
+    assert kind_problem(Span("place", "Land 3", "Hares are native to Land 3."), stats) is None
+    assert kind_problem(Span(YEAR, "1990", "It was mapped in 1990."), stats) is None
