@@ -114,7 +114,7 @@ def to_markdown(report: dict) -> str:
         "| criterion | vital10k | enwiki excerpt |", "| --- | --- | --- |", *rubric,
         f"| paragraphs with ≥ 1 question (target ≥ 90%) | {g['share_with_valid_question']:.1%} | {e['share_with_valid_question']:.1%} |",
         "", "The generator ranks its candidates by reading each option in place, as `same_type` does, so that row confirms",
-        "the ranking rather than testing it blind; the blind test is the review in `reports/question_review-3.md`.", "",
+        "the ranking rather than testing it blind; the blind tests are the reviews in `reports/question_review-N.md`.", "",
         f"Paragraphs without a question (vital10k: {g['without_question']}), why their candidates were dropped: "
         f"{g['why_without_question']}.", "",
         "## Generation", "",
