@@ -266,8 +266,12 @@ def _export(args: argparse.Namespace) -> None:
     from sea.exports import export
 
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
-    written = export(run, args.fmt, args.out or run.root / "exports" / args.fmt, args.testee, args.only_errors, args.include_rejected)
-    print("written: " + ", ".join(str(path) for path in written))
+    for fmt in dict.fromkeys(args.fmt):
+        written = export(run, fmt, (args.out or run.root / "exports") / fmt, args.testee, args.only_errors, args.include_rejected)
+        print("written: " + ", ".join(str(path) for path in written))
+        if not json.loads(written[0].read_text())["questions"]:
+            print(f"note: run {run.run_id} has no {'wrong answers' if args.only_errors else 'questions'}"
+                  f"{f' for {args.testee}' if args.testee else ''}: the {fmt} suite is empty")
 
 
 def _compare(args: argparse.Namespace) -> None:
@@ -372,11 +376,12 @@ def parser() -> argparse.ArgumentParser:
     export = groups.add_parser("export", help="a run's questions as an evaluation suite: JSONL, Parquet, an inspect_ai "
                                                "task or an lm-evaluation-harness task")
     export.add_argument("run_id")
-    export.add_argument("--format", required=True, choices=["jsonl", "parquet", "inspect", "lm-eval"], dest="fmt")
+    export.add_argument("--format", required=True, nargs="+", choices=["jsonl", "parquet", "inspect", "lm-eval"], dest="fmt",
+                        help="one or more formats, each written to its own folder")
     export.add_argument("--only-errors", action="store_true", help="only questions a testee got wrong")
     export.add_argument("--testee", help="only this testee's questions (a model string the run audited)")
     export.add_argument("--include-rejected", action="store_true", help="keep questions reviewers rejected")
-    export.add_argument("--out", type=Path, help="where to write it (default: runs/<run_id>/exports/<format>)")
+    export.add_argument("--out", type=Path, help="the folder each format's folder goes in (default: runs/<run_id>/exports)")
     export.set_defaults(run=_export)
     summary = groups.add_parser("summary", help="a run's results as a table")
     summary.add_argument("run_id")

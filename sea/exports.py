@@ -83,13 +83,11 @@ def provenance(run: RunDir, testee: str | None, only_errors: bool, include_rejec
 
 def export(run: RunDir, fmt: str, out: Path, testee: str | None = None, only_errors: bool = False,
            include_rejected: bool = False) -> list[Path]:
-    """Writes the suite in `fmt` under `out`; returns the files written."""
+    """Writes the suite in `fmt` under `out` (an empty one when nothing matches: provenance.json
+    says so); returns the files written, provenance.json first."""
     if fmt not in FORMATS:
         raise SeaError(f"--format {fmt}: choose one of {', '.join(FORMATS)}")
-    table = exported_questions(run, testee, only_errors, include_rejected)
-    if table.empty:
-        raise SeaError(f"run {run.run_id} has no {'wrong answers' if only_errors else 'questions'} to export"
-                       + (f" for {testee}" if testee else ""))
+    table = exported_questions(run, testee, only_errors, include_rejected)  # may be empty: a run without errors
     name = "sea_" + slug(f"{run.run_id}-{testee or 'all'}{'-errors' if only_errors else ''}").replace("-", "_").replace(".", "_")
     out.mkdir(parents=True, exist_ok=True)
     about = provenance(run, testee, only_errors, include_rejected, len(table))

@@ -40,7 +40,7 @@ def test_dvc_repro_builds_every_artifact_and_then_is_a_no_op(tmp_path, prefect_s
     _run(["dvc", "init", "-q"], work, prefect_server)
 
     first = _run(["dvc", "repro"], work, prefect_server)
-    for stage in ("fetch", "kb", "embed", "index", "audit", "report"):
+    for stage in ("fetch", "kb", "embed", "index", "audit", "findings", "exports", "report"):
         assert f"Running stage '{stage}'" in first
     for artifact in ("data/packaged/vital10k.json", "data/packaged/enwiki-sample.xml.bz2", "data/kb/documents.parquet",
                      "data/kb/paragraphs.parquet", "data/embeddings/documents.npy", "data/embeddings/embeddings.json",
@@ -63,3 +63,6 @@ def test_dvc_repro_builds_every_artifact_and_then_is_a_no_op(tmp_path, prefect_s
     assert set(arms) == {"sea", "no_pruning", "random"} and all(arm["finished"] for arm in arms.values())
     # The six articles are soon all evaluated: every arm stops when no paragraph is left.
     assert all(arm["cumulative_questions"] > 0 for arm in arms.values())
+    for fmt in ("jsonl", "parquet", "inspect", "lm-eval"):  # the suites of wrong answers: empty when there are none
+        about = json.loads((work / "exports" / "default" / fmt / "provenance.json").read_text())
+        assert about["only_errors"] and (about["questions"] > 0) == any(arm["cumulative_wrong"] for arm in arms.values())
