@@ -44,7 +44,13 @@ ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
              "sea_plus + failure prior": {"search.plus.failure_prior": True},
              "sea_plus + yield pruning + bandit": {"search.plus.yield_pruning": True, "search.plus.bandit": True},
              "sea_plus + all four": {"search.plus.yield_pruning": True, "search.plus.bandit": True,
-                                     "search.plus.region_retrieval": True, "search.plus.failure_prior": True}}
+                                     "search.plus.region_retrieval": True, "search.plus.failure_prior": True},
+             # Added before any result with it: sources only on evidence (a paragraph with one question cannot be one).
+             "sea_plus + evidence sources": {"search.plus.evidence_sources": True},
+             "sea_plus + evidence sources + yield pruning": {"search.plus.evidence_sources": True, "search.plus.yield_pruning": True},
+             "sea_plus + all five": {"search.plus.evidence_sources": True, "search.plus.yield_pruning": True,
+                                     "search.plus.bandit": True, "search.plus.region_retrieval": True,
+                                     "search.plus.failure_prior": True}}
 PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior
 PAPER_PRIOR_ACCURACY = "66-68%"  # Knowl 11: BERT classifiers on 4,402 gpt-4o paragraphs
 BUDGETS = (2000, 5000)  # 40 paragraphs x 5 questions = 200 a step: 10 and 25 steps
@@ -155,6 +161,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=len(SEEDS), help="use the first N seeds (a quick look; the report says so)")
     parser.add_argument("--skip-paper", action="store_true", help="leave out the paper-setting comparison")
+    parser.add_argument("--rows", nargs="+", metavar="LABEL", choices=[*ARMS, *ABLATIONS],
+                        help="only these arms and ablations of the five profiles (a quick look; the report says so)")
     parser.add_argument("--report-only", action="store_true", help="rebuild the report from the rows of the last run")
     parser.add_argument("--real-model", action="store_true",
                         help=f"only the comparison on {REAL_MODEL} ({REAL_BUDGET} questions per arm), added to the last run's rows")
@@ -192,6 +200,8 @@ def main() -> None:
     for seed in SEEDS[: args.seeds]:  # seed by seed: an interrupted benchmark still covers every profile
         for profile in PROFILES:
             for label, extra in {**{arm: {} for arm in ARMS}, **ABLATIONS}.items():
+                if args.rows and label not in args.rows:
+                    continue
                 arm_dir, ws = runner.run(profile, seed, label.split()[0], max(BUDGETS), extra, label)
                 prior = prior_by_block(arm_dir, ws.params.search.tau) if ws.params.search.plus.failure_prior else None
                 for budget in BUDGETS:
@@ -292,8 +302,9 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
         groups.append({"setting": setting, "profile": profile, "budget": budget, "arm": arm, "seeds": len(group),
                        **{m: interval(group[m].tolist()) for m in METRICS if m in group and group[m].notna().any()}})
     return {
-        "command": "make bench" + ("" if args.seeds == len(SEEDS) and not args.skip_paper else
-                                   f"  (python benchmarks/discovery.py --seeds {args.seeds}{' --skip-paper' if args.skip_paper else ''})"),
+        "command": "make bench" + ("" if args.seeds == len(SEEDS) and not args.skip_paper and not args.rows else
+                                   f"  (python benchmarks/discovery.py --seeds {args.seeds}{' --skip-paper' if args.skip_paper else ''}"
+                                   + (" --rows " + " ".join(f"'{label}'" for label in args.rows) if args.rows else "") + ")"),
         "fixed_before_results": {"profiles": list(PROFILES), "seeds": list(SEEDS[: args.seeds]), "arms": list(ARMS),
                                  "ablations": ABLATIONS,
                                  "budgets": list(BUDGETS), "step_setting": STEP_SETTING, "paper_setting": None if args.skip_paper else

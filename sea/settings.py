@@ -224,6 +224,8 @@ class PlusSettings(_Section):
     round_size: int = Field(default=5, ge=1)  # questions per paragraph per round
     confidence_z: float = Field(default=1.96, gt=0)  # Wilson interval width for "decided"
     weighted_draw: bool = True  # draw candidates by similarity to their sources x those sources' error rates
+    evidence_sources: bool = False  # promote a paragraph only when P(its error rate > tau) reaches source_confidence
+    source_confidence: float = Field(default=0.8, gt=0, lt=1)  # ... under a uniform prior: 2 of 2 or 4 of 5 wrong do, 1 of 1 not
     yield_pruning: bool = False  # prune a source by its yield (retrieved paragraphs that became sources), not gamma
     prune_below: float = Field(default=0.1, gt=0, lt=1)  # ... once P(its yield beats the arm's) falls below this
     bandit: bool = False  # share each batch among the sources by Thompson sampling on their yields

@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from sea.audit.rundir import ANSWERS, BATCH, EVALUATION, METRICS, PARAGRAPHS, QUESTIONS, UPDATED, ArmDir
 from sea.files import write_json, write_parquet
-from sea.search.loop import Batch
+from sea.search.loop import Batch, paragraph_counts
 from sea.search.state import SearchState
 
 
@@ -72,6 +72,12 @@ class StepStore:
 
     def answers(self) -> pd.DataFrame:
         return self.arm.read(self.step, ANSWERS).to_pandas()
+
+    def answer_counts(self) -> dict[int, tuple[int, int]]:
+        """para_id -> (answered, wrong) over the step's answers."""
+        para_of = dict(zip(*self.arm.read(self.step, QUESTIONS).select(["question_id", "para_id"]).to_pydict().values(), strict=True))
+        answers = self.arm.read(self.step, ANSWERS).select(["question_id", "outcome"]).to_pydict()
+        return paragraph_counts([(para_of[q], outcome) for q, outcome in zip(answers["question_id"], answers["outcome"], strict=True)])
 
     def evaluation(self) -> Evaluation:
         return Evaluation.from_json(self.arm.read(self.step, EVALUATION))

@@ -23,6 +23,7 @@ from sea.questions.prompts import testee_messages
 from sea.search.adaptive import ask_in_rounds
 from sea.search.arms import ARMS
 from sea.search.loop import Batch, choose_batch, fit_to_budget, paragraph_error_rates, prune_sources, update
+from sea.search.promotion import convincing
 from sea.search.state import SearchState
 
 
@@ -87,10 +88,14 @@ def closed_book_prompt(ws: Workspace, question: Question) -> list[Message]:
 
 
 def update_dag(ws: Workspace, arm: ArmDir, step: int) -> dict:
-    """Add the evaluated paragraphs to the DAG and promote those above tau to sources."""
+    """Add the evaluated paragraphs to the DAG and promote those above tau to sources (sea_plus
+    with evidence_sources: those convincingly above it, counted from the step's answers)."""
     store = StepStore(arm, step)
     state, batch, evaluation = store.state(), store.batch(), store.evaluation()
-    new_sources = update(state, batch, evaluation.evaluated, evaluation.error_rates, ws.params.search.tau, ws.doc_of)
+    search, promoted = ws.params.search, None
+    if ARMS[arm.arm].evidence_sources(search.plus):
+        promoted = convincing(store.answer_counts(), search.tau, search.plus.source_confidence)
+    new_sources = update(state, batch, evaluation.evaluated, evaluation.error_rates, search.tau, ws.doc_of, promoted)
     state.spent = evaluation.spent
     store.save_updated(state, new_sources)
     return {"new_sources": len(new_sources), "active_sources": len(state.active_sources)}

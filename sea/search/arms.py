@@ -20,6 +20,9 @@ class Arm:
     def adaptive(self, plus) -> bool:
         return self.plus and plus.adaptive
 
+    def evidence_sources(self, plus) -> bool:
+        return self.plus and plus.evidence_sources
+
     def yield_pruning(self, plus) -> bool:
         return self.plus and plus.yield_pruning
 

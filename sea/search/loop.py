@@ -21,6 +21,7 @@ from sea.search.arms import ARMS
 from sea.search.bandit import bandit_draw
 from sea.search.dag import prune
 from sea.search.prior import failure_probability, fit_prior
+from sea.search.promotion import above_tau
 from sea.search.pruning import prune_by_yield, yield_counts
 from sea.search.regions import documents_per_source, source_regions
 from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
@@ -117,30 +118,33 @@ def fit_to_budget(batch: Sequence[int], question_counts: dict[int, int], calls_l
     return kept
 
 
-def paragraph_error_rates(outcomes: Sequence[tuple[int, str]]) -> dict[int, float]:
-    """para_id -> error rate from (para_id, outcome) pairs. Unparseable replies count as wrong,
-    as the paper did; failed calls count in neither."""
-    answered: dict[int, list[str]] = {}
+def paragraph_counts(outcomes: Sequence[tuple[int, str]]) -> dict[int, tuple[int, int]]:
+    """para_id -> (answered, wrong) from (para_id, outcome) pairs. Unparseable replies count as
+    wrong, as the paper did; failed calls count in neither, and a paragraph whose every call
+    failed is left out."""
+    outcomes_of: dict[int, list[str]] = {}
     for para_id, outcome in outcomes:
-        if outcome != Outcome.FAILED:  # a paragraph whose every call failed gets no error rate
-            answered.setdefault(para_id, []).append(outcome)
-    rates = {}
-    for para_id, outs in answered.items():
-        count, wrong = tally(outs)
-        rates[para_id] = wrong / count
-    return rates
+        if outcome != Outcome.FAILED:
+            outcomes_of.setdefault(para_id, []).append(outcome)
+    return {para_id: tally(outs) for para_id, outs in outcomes_of.items()}
+
+
+def paragraph_error_rates(outcomes: Sequence[tuple[int, str]]) -> dict[int, float]:
+    """para_id -> error rate, counted as paragraph_counts does."""
+    return {para_id: wrong / answered for para_id, (answered, wrong) in paragraph_counts(outcomes).items()}
 
 
 def update(state: SearchState, batch: Batch, evaluated: Sequence[int], error_rates: dict[int, float], tau: float,
-           doc_of: dict[int, int]) -> set[int]:
+           doc_of: dict[int, int], promoted: set[int] | None = None) -> set[int]:
     """Mark the evaluated paragraphs visited, add them to the DAG with edges from the sources that
-    retrieved them, promote those above tau; returns the new sources. Moves the generator on."""
+    retrieved them, promote those above tau (or the `promoted` ones, when the arm decides on
+    evidence); returns the new sources. Moves the generator on."""
     state.rng_state = batch.rng_state
     state.visited_paras.update(evaluated)
     state.visited_docs.update(doc_of[p] for p in evaluated)
     state.error_rates.update(error_rates)
     state.dag.add_evaluated(state.step, error_rates, {p: set(batch.provenance.get(p, ())) for p in error_rates})
-    new_sources = {p for p, rate in error_rates.items() if rate > tau} - state.sources
+    new_sources = (above_tau(error_rates, tau) if promoted is None else promoted) - state.sources
     state.active_sources |= new_sources
     return new_sources
 

@@ -10,6 +10,7 @@ from sea.audit.rundir import open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace, _open
 from sea.questions.grading import askable
+from sea.search.pruning import chance_to_beat
 from tests.audit.conftest import small_audit
 
 COMPARED = ["question_id", "testee", "raw_reply", "parsed_letter", "outcome", "input_tokens", "output_tokens", "cost_usd"]
@@ -136,3 +137,23 @@ def test_all_four_arms_get_the_same_budget_and_sea_plus_stops_asking_decided_par
         assert per_paragraph[para_id] == 2 and plus.load_state().error_rates[para_id] in (0.0, 1.0)
     sea = workspace.run.arm("simulated:probe", "sea")
     assert len(plus.load_state().error_rates) > len(sea.load_state().error_rates)  # the saved budget bought more paragraphs
+
+
+def test_sea_plus_on_evidence_promotes_only_paragraphs_convincingly_above_tau(vital_sample, tmp_path):
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea_plus"], budget__testee_calls=300,
+                         questions__per_paragraph=3, questions__variants=1)  # 2 of 3 wrong: above tau, not convincing
+    params = params.model_copy(update={"search": params.search.model_copy(update={
+        "plus": params.search.plus.model_copy(update={"evidence_sources": True})})})
+    workspace = Workspace.of(open_run(params.audit.runs_dir, "evidence", params).root)
+    arm = workspace.run.arm("simulated:probe", "sea_plus")
+    run_steps(arm, in_process(workspace))
+    state, tau = arm.load_state(), params.search.tau
+    answers = pd.concat([pd.read_parquet(arm.step_dir(s) / rundir.ANSWERS).merge(
+        pd.read_parquet(arm.step_dir(s) / rundir.QUESTIONS)[["question_id", "para_id"]]) for s in range(state.step)])
+    counts = answers.groupby("para_id")["outcome"].agg(answered="size", wrong=lambda o: int((o != "correct").sum()))
+    above = {p for p, rate in state.error_rates.items() if rate > tau}
+    assert state.sources and state.sources < above  # some paragraphs above tau were not promoted
+    for para_id in above:
+        answered, wrong = counts.loc[para_id, ["answered", "wrong"]]
+        assert (para_id in state.sources) == (chance_to_beat(int(wrong), int(answered - wrong), tau) >= 0.8)
+    assert any(counts.loc[p, "answered"] == 1 for p in above - state.sources)  # one wrong answer out of one is not enough
