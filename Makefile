@@ -13,7 +13,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export MLFLOW_DISABLE_TELEMETRY := true
 
-.PHONY: audit test mlflow-ui schedule bench bench-steps bench-kb bench-scale bench-models bench-questions install clean
+.PHONY: audit test check-report mlflow-ui schedule bench bench-steps bench-kb bench-scale bench-models bench-questions install clean
 
 install: $(STAMP)
 
@@ -32,6 +32,13 @@ audit: $(STAMP)
 	@echo "Report:  reports/audit.html (self-contained; open it in a browser)"
 	@echo "Exports: exports/default/{jsonl,parquet,inspect,lm-eval} (the wrong answers as suites; README: Check and keep what you found)"
 	@echo "MLflow:  make mlflow-ui, then http://127.0.0.1:5000"
+
+# reports/audit.html in headless Chromium: no request leaves it, nothing wider than 1,280 or 1,400 px,
+# every figure loaded, the filters work -> reports/benchmarks/report-check.{json,md,png}.
+# Needs Chromium installed (Debian/Ubuntu: apt-get install chromium); installs the browser extra.
+check-report: audit
+	$(VENV)/bin/python -m pip install --disable-pip-version-check -q -e '.[browser]'
+	python scripts/check_report.py reports/audit.html
 
 # The MLflow UI on this machine only, over the audits logged to mlflow.db.
 mlflow-ui: $(STAMP)

@@ -1,16 +1,20 @@
-"""reports/audit.html: one self-contained page (figures inlined, no script, no network) built
-from a run directory alone — curves per arm, errors by category, the relation DAG, planted blind
-spots next to what each arm found (simulated testees), and the most-failed paragraphs with their
-questions and the testee's answers."""
+"""reports/audit.html: one self-contained page built from a run directory alone (figures inlined,
+no network; one small inline script filters the failed questions). It opens with what each testee
+gets wrong and what finding it cost, then the arms side by side, the figures, the error clusters,
+and every failed paragraph with its questions. The layout is the Jinja2 template beside this
+module; this module decides what the page says."""
 
 from __future__ import annotations
 
 import base64
-import html
 import io
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
 from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
@@ -20,89 +24,210 @@ from sea.choices import LETTERS
 from sea.files import read_json, write_text
 from sea.questions.model import Outcome
 from sea.review.verdicts import review_summary
-from sea.search.arms import ARMS
+from sea.search.arms import ARMS, BASELINE
 
-TOP_PARAGRAPHS = 20
-_STYLE = """body{font:15px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ddd;padding:.25em .55em;text-align:left;vertical-align:top}
-th{background:#f4f4f4}img{max-width:100%}details{margin:.4em 0}summary{cursor:pointer}.wrong{color:#b03a2e}.right{color:#1e8449}
-.muted{color:#777;font-size:90%}"""
-
-
-def _img(data: bytes, alt: str) -> str:
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
+FAILED_PARAGRAPHS = 200  # per testee, the most failed first: the rest are in the run's files and `sea export --only-errors`
+TOP_TOPICS = 5
+LEAD_ARMS = ("sea_plus", "sea", "no_pruning", BASELINE)  # the headline shows the first the run has
+_TEMPLATES = Environment(loader=PackageLoader("sea.audit", "templates"), autoescape=select_autoescape(["j2"]),
+                         undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
-def _table(frame: pd.DataFrame, floats: str = "{:.3f}") -> str:
-    def cell(value) -> str:
-        if isinstance(value, float):
-            return "" if value != value else floats.format(value)
-        return html.escape(str(value))
+@dataclass
+class Table:
+    columns: list[str]
+    rows: list[list[str]]
+    numeric: set[int] = field(default_factory=set)  # right-aligned
+    ids: list[str] | None = None  # anchors, one per row
 
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>" for row in frame.itertuples(index=False))
-    return f"<table><tr>{head}</tr>{rows}</table>"
+
+def number(value, digits: int = 3) -> str:
+    """A cell: thousands separated, rates to `digits` places, a dash for nothing."""
+    if value is None or (isinstance(value, float) and value != value):
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and abs(value) >= 1000):
+        return f"{int(value):,}"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return str(value)
+
+
+def table(frame: pd.DataFrame, columns: dict[str, str], digits: dict[str, int] | None = None, ids: list[str] | None = None) -> Table:
+    """`columns`: the frame's column -> the name a reader sees, in order."""
+    digits = digits or {}
+    numeric = {i for i, c in enumerate(columns) if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])}
+    rows = [[number(value, digits.get(c, 3)) for c, value in zip(columns, row, strict=True)]
+            for row in frame[list(columns)].itertuples(index=False)]
+    return Table(list(columns.values()), rows, numeric, ids)
+
+
+def _figure(data: bytes, alt: str) -> dict:
+    return {"kind": "figure", "figure": {"alt": alt, "data": base64.b64encode(data).decode()}}
+
+
+def _text(html: str, muted: bool = False) -> dict:
+    return {"kind": "text", "html": Markup(html), "muted": muted}
+
+
+def _table(t: Table) -> dict:
+    return {"kind": "table", "table": t}
+
+
+def _section(section_id: str, heading: str, blocks: list[dict]) -> dict:
+    return {"id": section_id, "heading": heading, "blocks": blocks}
+
+
+def anchor(*parts) -> str:
+    return "-".join(re.sub(r"[^a-z0-9]+", "-", str(p).lower()).strip("-") for p in parts)
 
 
 def build_report(run: RunDir, out: Path, findings_dir: Path | None = None) -> Path:
     """The page; the error clusters come from `sea findings` output in findings_dir (default:
     runs/<run_id>/findings), and are said to be missing when it has none."""
     run.check()  # a report of damaged or inconsistent files would state wrong figures
+    findings_dir = findings_dir or run.root / "findings"
     summary = pd.DataFrame(summarise(run)["arms"])
-    sections = [f"<h1>SEA audit <code>{html.escape(run.run_id)}</code></h1>", _setup(run), "<h2>Results</h2>",
-                _table(summary[["testee", "arm", "steps", "cumulative_questions", "cumulative_wrong", "cumulative_error_rate",
-                                "error_rate_vs_random", "cumulative_sources", "cumulative_pruned_sources", "cost_per_error"]])]
+    tables = {arm: t for arm, t in ((arm, arm_tables(arm)) for arm in run.arms()) if t}
+    clusters = read_json(findings_dir / "findings.json") if (findings_dir / "findings.json").is_file() else None
+    failed = _failed(tables)
+    sections = [_section("results", "The arms side by side", _results(run, summary))]
     sections += _review(run)
     curve_rows = pd.read_csv(io.StringIO(curves(run)))
     if not curve_rows.empty:
-        sections += ["<h2>Cumulative error rate per arm</h2>", _img(curve_figure(curve_rows), "error curves")]
-    tables = {arm: arm_tables(arm) for arm in run.arms()}
-    tables = {arm: t for arm, t in tables.items() if t}
+        sections.append(_section("curves", "Cumulative error rate per arm", [_figure(curve_figure(curve_rows), "cumulative error rate against questions asked, per arm")]))
     sections += _blind_spots(run, tables)
-    sections += _findings(findings_dir or run.root / "findings", run.run_id)
-    categories = pd.concat([t[CATEGORIES_CSV].assign(arm=arm.arm, testee=arm.testee) for arm, t in tables.items()]) if tables else None
-    if categories is not None and not categories.empty:
-        sections += ["<h2>Errors by category</h2>", _img(category_figure(categories), "errors by category"),
-                     _table(categories[["testee", "arm", "category", "paragraphs", "mean_error_rate", "sources"]])]
-    sections.append("<h2>Relation DAGs</h2><p class=muted>Edges run from a source to the paragraphs it retrieved in the next step.</p>")
-    sections += [_img(dag_figure(arm.load_state(), arm.label), f"DAG {arm.label}") for arm in tables if ARMS[arm.arm].retrieves]
-    sections += _most_failed(tables)
+    sections += _findings(findings_dir, clusters, run.run_id)
+    sections += _categories(tables)
+    sections.append(_dags(run, tables))
+    if failed["paragraphs"]:
+        sections.append(_section("failed", "Failed questions", [_text(failed["intro"], muted=True), {"kind": "failed", **failed}]))
     sections += [_comparison(result) for result in run.comparisons()]
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>SEA audit {html.escape(run.run_id)}</title>"
-            f"<style>{_STYLE}</style></head><body>{''.join(sections)}</body></html>")
+    page = _TEMPLATES.get_template("report.html.j2").render(
+        run_id=run.run_id, subtitle=_subtitle(run), headline=_headline(run, summary, tables, clusters), sections=sections)
     write_text(out, page)
     return out
 
 
-def _comparison(result: dict) -> str:
-    """What changed since an earlier audit (sea compare, or a scheduled audit by itself)."""
-    counts = result["counts"]
-    arms = pd.DataFrame([{"arm": arm, "error before": result["arms"]["previous"].get(arm, {}).get("error_rate"),
-                          "error now": now["error_rate"], "× random before": result["arms"]["previous"].get(arm, {}).get("vs_random"),
-                          "× random now": now["vs_random"]} for arm, now in result["arms"]["current"].items()])
-    changed = pd.DataFrame([r for r in result["sources"] if r["status"] != "still failing"] + result["new_sources"])
-    return (f"<h2>Since {html.escape(result['previous'])}</h2><p>{html.escape(result['testee_before'])} then, "
-            f"{html.escape(result['testee'])} now. Of the {counts['sources_before']} earlier sources, re-asked on their "
-            f"questions ({result['calls']} calls): <b>{counts['fixed']} fixed</b>, {counts['still_failing']} still failing, "
-            f"{counts['not_reasked']} not re-asked (budget); <b>{counts['new_sources']} new sources</b>.</p>"
-            + _table(arms) + _table(pd.DataFrame(result["by_category"]))
-            + (_table(changed.head(30)) if not changed.empty else ""))
-
-
-def _setup(run: RunDir) -> str:
+def _subtitle(run: RunDir) -> str:
     p = run.params
-    rows = [("testees", ", ".join(t.model for t in p.testee_settings())),
-            ("question generator", p.models.generator.model if p.models.generator else "offline cloze generator"),
-            ("knowledge base", f"{p.kb.source} ({p.kb.input})"), ("embedder", p.embedding.model),
-            ("budget per arm", ", ".join(f"{k} {v}" for k, v in p.budget.model_dump().items() if v is not None)),
-            ("questions per paragraph", f"{p.questions.per_paragraph} × {p.questions.variants} phrasings"),
-            ("search", f"batch {p.search.batch_size}, k {p.search.k_documents}, m {p.search.m_paragraphs}, "
-                       f"τ {p.search.tau}, γ {p.search.gamma}, seed {p.search.seed}"),
-            ("data versions", ", ".join(f"{k} {v}" for k, v in run.config["data_versions"].items()))]
-    return _table(pd.DataFrame(rows, columns=["", "setting"]))
+    generator = p.models.generator.model if p.models.generator else "the offline cloze generator"
+    return (f"{', '.join(t.model for t in p.testee_settings())} audited on questions from {generator}, over {p.kb.source} "
+            f"({p.kb.input}); {p.questions.per_paragraph} questions × {p.questions.variants} phrasings a paragraph, "
+            f"{p.search.batch_size} paragraphs a step.")
 
 
-def _blind_spots(run: RunDir, tables: dict[ArmDir, dict]) -> list[str]:
+def cost_words(model: str, tokens: int | None, dollars: float | None) -> str:
+    """What an arm cost, in words: a simulated or local testee costs nothing."""
+    tokens_text = f"{number(tokens or 0)} tokens"
+    if model.startswith("simulated:"):
+        return f"no cost: simulated testee ({tokens_text} counted)"
+    if model.startswith("local:"):
+        return f"no cost: local model ({tokens_text})"
+    return f"{tokens_text}, ${dollars:,.2f}" if dollars is not None else f"{tokens_text}, price unknown"
+
+
+def _headline(run: RunDir, summary: pd.DataFrame, tables: dict[ArmDir, dict], clusters: dict | None) -> list[dict]:
+    """Per testee: the searching arm's error rate against random's, what it found and cost, and
+    the topics it fails most (its named error clusters when `sea findings` ran, else categories)."""
+    cards = []
+    for testee in dict.fromkeys(summary["testee"]) if not summary.empty else []:
+        rows = summary[summary["testee"] == testee].set_index("arm")
+        lead = next((a for a in LEAD_ARMS if a in rows.index and rows.loc[a, "cumulative_questions"]), None)
+        card = {"testee": testee, "error_rate": None, "topics": [], "topics_by": ""}
+        if lead is not None:
+            row = rows.loc[lead]
+            answers = pd.concat([t[ANSWERS] for arm, t in tables.items() if arm.testee == testee and arm.arm == lead])
+            random_rate = rows.loc[BASELINE, "cumulative_error_rate"] if BASELINE in rows.index and lead != BASELINE else None
+            tokens = (row["cumulative_testee_tokens"] or 0) + (row["cumulative_generator_tokens"] or 0)
+            dollars = row["cumulative_dollars"]
+            card.update(arm=lead, colour=ARMS[lead].colour, error_rate=number(row["cumulative_error_rate"]),
+                        ratio=f"{row['error_rate_vs_random']:.2f}×" if lead != BASELINE and pd.notna(row["error_rate_vs_random"]) else "",
+                        random_rate=number(random_rate), wrong=number(int(row["cumulative_wrong"])),
+                        questions=number(int(row["cumulative_questions"])), sources=number(int(row["cumulative_sources"] or 0)),
+                        cost=cost_words(testee, int(tokens), None if pd.isna(dollars) else float(dollars)),
+                        latency="" if testee.startswith("simulated:") else
+                        f"{answers['latency_s'].fillna(0).sum():,.0f} s summed (calls in flight together overlap)")
+        card["topics_by"], card["topics"] = _topics(testee, tables, clusters)
+        cards.append(card)
+    return cards
+
+
+def _topics(testee: str, tables: dict[ArmDir, dict], clusters: dict | None) -> tuple[str, list[dict]]:
+    found = next((t for t in (clusters or {}).get("testees", []) if t["testee"] == testee and t["clusters"]), None)
+    if found:
+        ranked = sorted(found["clusters"], key=lambda c: -c["error_rate"] * c["questions"])[:TOP_TOPICS]
+        return "its error clusters, by wrong answers", [
+            {"name": c.get("name") or ", ".join(c["terms"][:3]), "href": f"#{anchor('cluster', testee, c['cluster'])}", "category": "",
+             "detail": f"error rate {c['error_rate']:.2f} over {c['questions']} questions; {'; '.join(c['titles'][:2])}"}
+            for c in ranked]
+    asked = _asked(tables, testee)
+    if asked.empty:
+        return "", []
+    by_category = asked.groupby("category")["outcome"].agg(questions="size", wrong=lambda o: int((o != Outcome.CORRECT).sum()))
+    ranked = by_category.assign(rate=by_category["wrong"] / by_category["questions"]).sort_values(["wrong", "rate"], ascending=False)
+    return "categories, by wrong answers", [
+        {"name": category, "href": "#failed", "category": category,
+         "detail": f"{row.wrong} wrong of {row.questions} ({row.rate:.2f})"}
+        for category, row in ranked.head(TOP_TOPICS).iterrows() if row.wrong]
+
+
+def _asked(tables: dict[ArmDir, dict], testee: str) -> pd.DataFrame:
+    """Every question the testee answered in any arm, once, with its paragraph's title and category
+    (failed calls left out)."""
+    arms = {arm: t for arm, t in tables.items() if arm.testee == testee}
+    if not arms:
+        return pd.DataFrame(columns=["question_id", "para_id", "outcome", "category"])
+    questions = pd.concat([t[QUESTIONS] for t in arms.values()]).drop_duplicates("question_id")
+    answers = pd.concat([t[ANSWERS] for t in arms.values()]).drop_duplicates("question_id")
+    paragraphs = pd.concat([t[PARAGRAPHS] for t in arms.values()]).drop_duplicates("para_id")[["para_id", "title", "section", "category"]]
+    asked = questions.merge(answers, on="question_id").merge(paragraphs, on="para_id")
+    return asked[asked["outcome"] != Outcome.FAILED]
+
+
+RESULT_COLUMNS = {"testee": "testee", "arm": "arm", "steps": "steps", "cumulative_questions": "questions asked",
+                  "cumulative_wrong": "wrong answers", "cumulative_error_rate": "error rate", "error_rate_vs_random": "× random",
+                  "cumulative_sources": "source paragraphs", "cumulative_pruned_sources": "pruned", "tokens": "tokens",
+                  "cost": "cost per wrong answer"}
+
+
+def _results(run: RunDir, summary: pd.DataFrame) -> list[dict]:
+    frame = summary.assign(
+        tokens=(summary["cumulative_testee_tokens"].fillna(0) + summary["cumulative_generator_tokens"].fillna(0)).astype(int),
+        cost=[("none" if t.startswith(("simulated:", "local:")) else number(c, 5)) for t, c in zip(summary["testee"], summary["cost_per_error"], strict=True)])
+    p = run.params
+    setup = pd.DataFrame([
+        ("budget per arm", ", ".join(f"{k.replace('_', ' ')} {number(v)}" for k, v in p.budget.model_dump().items() if v is not None)),
+        ("search", f"batch {p.search.batch_size}, {p.search.k_documents} documents retrieved and {p.search.m_paragraphs} "
+                   f"paragraphs kept per source, τ {p.search.tau}, γ {p.search.gamma}, seed {p.search.seed}"),
+        ("embedder", p.embedding.model),
+        ("data versions", ", ".join(f"{k} {v}" for k, v in run.config["data_versions"].items()))], columns=["setting", "value"])
+    return [_table(table(frame, RESULT_COLUMNS, {"error_rate_vs_random": 2})),
+            _text("The error rate counts every answer (an unparseable reply as wrong); × random divides it by the random "
+                  "arm's, which searches nothing. A source paragraph is one whose error rate passed τ.", muted=True),
+            _table(table(setup, {"setting": "setting", "value": "value"}))]
+
+
+def _review(run: RunDir) -> list[dict]:
+    """Reviewers' verdicts, when there are any: the pass rate and each error rate without the
+    questions they rejected, beside the audited one (never in its place)."""
+    summary = review_summary(run)
+    if not summary["reviewed"]:
+        return []
+    counts = ", ".join(f"{count} {verdict}" for verdict, count in summary["verdicts"].items() if count)
+    arms = pd.DataFrame(summary["arms"])
+    return [_section("review", "Human review", [
+        _text(f"{summary['reviewed']} questions reviewed by {escape(', '.join(summary['reviewers']))}: "
+              f"<b>{summary['pass_rate']:.0%} passed</b> (95% interval {summary['pass_low']:.0%}–{summary['pass_high']:.0%}); "
+              f"{escape(counts)}. Questions judged <i>gold wrong</i>, <i>ambiguous</i> or <i>not in paragraph</i> are rejected: "
+              f"the second error rate leaves their answers out."),
+        _table(table(arms, {"testee": "testee", "arm": "arm", "error_rate": "error rate (audited)",
+                            "error_rate_reviewed": "error rate without rejected", "questions": "questions",
+                            "rejected_asked": "rejected questions asked"}))])]
+
+
+def _blind_spots(run: RunDir, tables: dict[ArmDir, dict]) -> list[dict]:
     rows = []
     planted_by_testee = {t.model: planted_for(run.params, t.model) for t in run.params.testee_settings()}
     for arm, t in tables.items():
@@ -112,131 +237,164 @@ def _blind_spots(run: RunDir, tables: dict[ArmDir, dict]) -> list[str]:
     if not rows:
         return []
     frame = pd.DataFrame(rows)
-    return ["<h2>Planted blind spots and what each arm found</h2>",
-            "<p class=muted>The simulated testee answers at chance inside planted regions of the knowledge base. "
-            "precision: share of an arm's sources inside a planted region; recall: share of regions with at least one "
-            "source; budget_inside: share of questions asked inside planted regions.</p>", _table(frame)]
+    columns = {"testee": "testee", "arm": "arm", "sources": "sources", "precision": "inside blind spots (precision)",
+               "regions_found": "blind spots found", "regions": "blind spots planted", "recall": "recall",
+               "budget_inside": "budget spent inside"}
+    return [_section("blind-spots", "Planted blind spots and what each arm found", [
+        _text("The simulated testee answers at chance inside planted regions of the knowledge base: precision is the share "
+              "of an arm's sources inside one, recall the share of regions with at least one source, and the budget spent "
+              "inside the share of its questions asked there.", muted=True),
+        _table(table(frame, {c: n for c, n in columns.items() if c in frame}, {"precision": 2, "recall": 2, "budget_inside": 2}))])]
 
 
-def _findings(directory: Path, run_id: str) -> list[str]:
-    path = directory / "findings.json"
-    if not path.is_file():
-        return ["<h2>Error clusters</h2>", f"<p class=muted>Not computed yet: <code>sea findings {html.escape(run_id)}</code> "
-                "groups each testee's failures into named clusters.</p>"]
-    result = read_json(path)
-    parts = ["<h2>Error clusters</h2>",
-             "<p class=muted>Each testee's source paragraphs grouped by topic (average-linkage clustering of their articles' "
-             "vectors) and named by their most distinctive terms (class-based TF-IDF) and most central titles.</p>"]
+def _findings(directory: Path, result: dict | None, run_id: str) -> list[dict]:
+    if result is None:
+        return [_section("clusters", "Error clusters", [_text(
+            f"Not computed yet: <code>sea findings {escape(run_id)}</code> groups each testee's failures into named clusters.")])]
+    blocks = [_text("Each testee's source paragraphs grouped by topic (average-linkage clustering of their articles' vectors) "
+                    "and named by their most distinctive terms (class-based TF-IDF) and most central titles.", muted=True)]
     for testee in result["testees"]:
-        parts.append(f"<h3>{html.escape(testee['testee'])}</h3><p>{testee['sources']} sources, {testee['clustered']} of them "
-                     f"in {len(testee['clusters'])} clusters.</p>")
+        blocks += [{"kind": "subheading", "text": testee["testee"]},
+                   _text(f"{testee['sources']} sources, {testee['clustered']} of them in {len(testee['clusters'])} clusters.")]
         if not testee["clusters"]:
-            parts.append(f"<p>Too few sources to cluster (a cluster needs {result['settings']['min_cluster_size']}).</p>")
+            blocks.append(_text(f"Too few sources to cluster (a cluster needs {result['settings']['min_cluster_size']})."))
             continue
-        rows = [{"cluster": c["cluster"], "name": c.get("name") or "", "distinctive terms": ", ".join(c["terms"]), "central titles": "; ".join(c["titles"]),
-                 "sources": c["sources"], "questions": c["questions"], "error rate": c["error_rate"],
-                 "categories": ", ".join(f"{name} {n}" for name, n in c["categories"].items())} for c in testee["clusters"]]
-        parts.append(_table(pd.DataFrame(rows), floats="{:.2f}"))
+        frame = pd.DataFrame([{"cluster": c["cluster"], "name": c.get("name") or "", "terms": ", ".join(c["terms"]),
+                               "titles": "; ".join(c["titles"]), "sources": c["sources"], "questions": c["questions"],
+                               "error_rate": c["error_rate"],
+                               "categories": ", ".join(f"{name} {n}" for name, n in c["categories"].items())} for c in testee["clusters"]])
+        blocks.append(_table(table(frame, {"cluster": "cluster", "name": "name", "terms": "distinctive terms",
+                                           "titles": "central titles", "sources": "sources", "questions": "questions",
+                                           "error_rate": "error rate", "categories": "categories"}, {"error_rate": 2},
+                                   ids=[anchor("cluster", testee["testee"], c["cluster"]) for c in testee["clusters"]])))
         truth = testee.get("ground_truth")
         if truth and truth["rows"]:
-            parts.append(f"<p>Against the {truth['regions']} planted blind spots ({truth['sources_inside']} sources inside them): "
-                         f"adjusted Rand {truth['adjusted_rand']:.2f}, homogeneity {truth['homogeneity']:.2f}, "
-                         f"completeness {truth['completeness']:.2f}.</p>")
+            blocks.append(_text(f"Against the {truth['regions']} planted blind spots ({truth['sources_inside']} sources inside them): "
+                                f"adjusted Rand {truth['adjusted_rand']:.2f}, homogeneity {truth['homogeneity']:.2f}, "
+                                f"completeness {truth['completeness']:.2f}."))
     if (directory / "map.png").is_file():
-        parts.append(_img((directory / "map.png").read_bytes(), "map of error clusters"))
-    return parts + _retests(directory) + _transfer(directory)
+        blocks.append(_figure((directory / "map.png").read_bytes(), "map of the evaluated articles, sources coloured by error cluster"))
+    return [_section("clusters", "Error clusters", blocks)] + _retests(directory) + _transfer(directory)
 
 
-def _review(run: RunDir) -> list[str]:
-    """Reviewers' verdicts, when there are any: the pass rate and each error rate without the
-    questions they rejected, beside the audited one (never in its place)."""
-    summary = review_summary(run)
-    if not summary["reviewed"]:
-        return []
-    counts = ", ".join(f"{count} {verdict}" for verdict, count in summary["verdicts"].items() if count)
-    arms = pd.DataFrame(summary["arms"]).rename(columns={"error_rate": "error rate (audited)",
-                                                         "error_rate_reviewed": "error rate without rejected",
-                                                         "rejected_asked": "rejected questions asked"})
-    return ["<h2>Human review</h2>",
-            f"<p>{summary['reviewed']} questions reviewed by {html.escape(', '.join(summary['reviewers']))}: "
-            f"<b>{summary['pass_rate']:.0%} passed</b> (95% interval {summary['pass_low']:.0%}–{summary['pass_high']:.0%}); "
-            f"{html.escape(counts)}. Questions judged <i>gold wrong</i>, <i>ambiguous</i> or <i>not in paragraph</i> "
-            f"are rejected: the second error rate leaves their answers out.</p>",
-            _table(arms[["testee", "arm", "error rate (audited)", "error rate without rejected", "questions",
-                         "rejected questions asked"]])]
-
-
-def _retests(directory: Path) -> list[str]:
+def _retests(directory: Path) -> list[dict]:
     results = [read_json(path) for path in sorted(directory.glob("retest-*.json"))]
     if not results:
         return []
-    parts = ["<h2>Context retest</h2>", "<p class=muted>Wrong answers asked again with the source paragraph shown "
-             "(as data the prompt says never to obey): fixed, the same wrong answer (the model keeps its memory "
-             "against the context), or another wrong answer.</p>"]
+    blocks = [_text("Wrong answers asked again with the source paragraph shown (as data the prompt says never to obey): "
+                    "fixed, the same wrong answer (the model keeps its memory against the context), or another wrong answer.", muted=True)]
     for result in results:
         if not result["asked"]:
-            parts.append(f"<p>{html.escape(result['testee'])}: no wrong answer to retest.</p>")
+            blocks.append(_text(f"{escape(result['testee'])}: no wrong answer to retest."))
             continue
         low, high = result["fixed_share_95"]
-        parts.append(f"<h3>{html.escape(result['testee'])}</h3><p>{result['asked']} of {result['wrong_answers']} wrong "
-                     f"answers: <b>{result['fixed_share']:.1%} fixed</b> (95% interval {low:.1%}–{high:.1%}), "
-                     f"{result['same_share']:.1%} the same wrong answer, {result['changed_share']:.1%} another.</p>")
+        blocks += [{"kind": "subheading", "text": result["testee"]},
+                   _text(f"{result['asked']} of {result['wrong_answers']} wrong answers: <b>{result['fixed_share']:.1%} fixed</b> "
+                         f"(95% interval {low:.1%}–{high:.1%}), {result['same_share']:.1%} the same wrong answer, "
+                         f"{result['changed_share']:.1%} another.")]
         for key in ("by_cluster", "by_category"):
             if result[key]:
-                parts.append(_table(pd.DataFrame(result[key]).rename(columns={"changed": "another", "fixed_share": "fixed share",
-                                                                              "same_share": "same share", "changed_share": "another share"}),
-                                    floats="{:.2f}"))
-    return parts
+                frame = pd.DataFrame(result[key])
+                names = {c: c.replace("_share", " share").replace("changed", "another").replace("_", " ") for c in frame.columns}
+                blocks.append(_table(table(frame, names, {c: 2 for c in frame.columns})))
+    return [_section("retest", "Context retest", blocks)]
 
 
-def _transfer(directory: Path) -> list[str]:
+def _transfer(directory: Path) -> list[dict]:
     path = directory / "transfer.json"
     if not path.is_file():
         return []
     result = read_json(path)
     pairs = pd.DataFrame([p for p in result["pairs"] if p["testee"] != p["subset_of"]])
-    parts = ["<h2>Transfer across testees</h2>", "<p class=muted>Each testee asked the questions of every other testee's "
-             "source paragraphs (its error subset): its accuracy there, what the planted blind spots predict (expected, "
-             "simulated testees), and the correlation of the two testees' per-paragraph error rates.</p>",
-             _img((directory / "transfer.png").read_bytes(), "transfer heat map"),
-             _table(pairs[["testee", "subset_of", "sources", "questions", "accuracy", "expected_accuracy", "correlation",
-                           "inside_blind_spots"]].rename(columns={"subset_of": "on the sources of",
-                                                                  "expected_accuracy": "expected",
-                                                                  "inside_blind_spots": "share in its blind spots"}),
-                    floats="{:.2f}")]
+    blocks = [_text("Each testee asked the questions of every other testee's source paragraphs (its error subset): its accuracy "
+                    "there, what the planted blind spots predict (expected, simulated testees), and the correlation of the two "
+                    "testees' per-paragraph error rates.", muted=True),
+              _figure((directory / "transfer.png").read_bytes(), "accuracy of each testee on the others' error subsets"),
+              _table(table(pairs, {"testee": "testee", "subset_of": "on the sources of", "sources": "sources", "questions": "questions",
+                                   "accuracy": "accuracy", "expected_accuracy": "expected", "correlation": "correlation",
+                                   "inside_blind_spots": "share in its blind spots"}, dict.fromkeys(pairs.columns, 2)))]
     if result["clusters"]:
-        rows = [{"testee": c["testee"], "cluster": c["cluster"], "name": c.get("name") or "",
-                 "distinctive terms": ", ".join(c["terms"]), "sources": c["sources"], "its error rate": c["error_rate"],
-                 "others' error rates": ", ".join(f"{o} {r:.2f}" for o, r in c["others"].items() if r is not None),
-                 "shared with": ", ".join(c["shared_with"]) or "unique"} for c in result["clusters"]]
-        parts.append(_table(pd.DataFrame(rows), floats="{:.2f}"))
-    return parts
+        frame = pd.DataFrame([{"testee": c["testee"], "cluster": c["cluster"], "name": c.get("name") or ", ".join(c["terms"]),
+                               "sources": c["sources"], "error_rate": c["error_rate"],
+                               "others": ", ".join(f"{o} {r:.2f}" for o, r in c["others"].items() if r is not None),
+                               "shared": ", ".join(c["shared_with"]) or "unique"} for c in result["clusters"]])
+        blocks.append(_table(table(frame, {"testee": "testee", "cluster": "cluster", "name": "name", "sources": "sources",
+                                           "error_rate": "its error rate", "others": "others' error rates", "shared": "shared with"},
+                                   {"error_rate": 2})))
+    return [_section("transfer", "Transfer across testees", blocks)]
 
 
-def _most_failed(tables: dict[ArmDir, dict]) -> list[str]:
-    if not tables:
+def _categories(tables: dict[ArmDir, dict]) -> list[dict]:
+    frames = [t[CATEGORIES_CSV].assign(arm=arm.arm, testee=arm.testee) for arm, t in tables.items()]
+    categories = pd.concat(frames) if frames else pd.DataFrame()
+    if categories.empty:
         return []
-    parts = [f"<h2>The {TOP_PARAGRAPHS} most-failed paragraphs</h2>"]
+    return [_section("categories", "Errors by category", [
+        _figure(category_figure(categories), "mean error rate of the evaluated paragraphs per category, per arm"),
+        _table(table(categories, {"testee": "testee", "arm": "arm", "category": "category", "paragraphs": "paragraphs",
+                                  "mean_error_rate": "mean error rate", "sources": "sources"}))])]
+
+
+def _dags(run: RunDir, tables: dict[ArmDir, dict]) -> dict:
+    blocks = [_text("Each column is a step; an edge runs from a source to a paragraph it retrieved. The sources that led to "
+                    "the most are labelled with their titles; outlined sources were pruned.", muted=True)]
+    for arm, t in tables.items():
+        if not ARMS[arm.arm].retrieves:
+            blocks.append(_text(f"{escape(arm.label)}: no relations — this arm draws paragraphs without retrieving from sources.", muted=True))
+            continue
+        titles = dict(zip(t[PARAGRAPHS]["para_id"], t[PARAGRAPHS]["title"], strict=True))
+        blocks.append(_figure(dag_figure(arm.load_state(), arm.label, titles), f"relation DAG of {arm.label}"))
+    return _section("dags", "Relation DAGs", blocks)
+
+
+def _failed(tables: dict[ArmDir, dict]) -> dict:
+    """Every paragraph a testee answered wrongly at least once, most failed first (FAILED_PARAGRAPHS
+    per testee), with its questions, the gold answer and the testee's replies."""
+    paragraphs, total = [], 0
     for testee in dict.fromkeys(arm.testee for arm in tables):
         arms = {arm: t for arm, t in tables.items() if arm.testee == testee}
-        paragraphs = pd.concat([t[PARAGRAPHS].assign(arm=arm.arm) for arm, t in arms.items()]).dropna(subset=["error_rate"])
-        found_by = paragraphs.groupby("para_id")["arm"].agg(lambda a: ", ".join(sorted(set(a))))
-        top = (paragraphs.drop_duplicates("para_id").sort_values(["error_rate", "questions"], ascending=False)
-               .head(TOP_PARAGRAPHS))
-        questions = pd.concat([t[QUESTIONS] for t in arms.values()]).drop_duplicates("question_id")
-        answers = pd.concat([t[ANSWERS] for t in arms.values()]).drop_duplicates("question_id")
-        asked = questions.merge(answers, on="question_id")
-        parts.append(f"<h3>{html.escape(testee)}</h3>")
+        evaluated = pd.concat([t[PARAGRAPHS].assign(arm=arm.arm) for arm, t in arms.items()]).dropna(subset=["error_rate"])
+        found_by = evaluated.groupby("para_id")["arm"].agg(lambda a: ", ".join(sorted(set(a))))
+        failing = evaluated[evaluated["error_rate"] > 0].drop_duplicates("para_id")
+        total += len(failing)
+        top = failing.sort_values(["error_rate", "questions", "para_id"], ascending=[False, False, True]).head(FAILED_PARAGRAPHS)
+        asked = _asked(arms, testee)
+        by_paragraph = {p: rows for p, rows in asked.groupby("para_id")}
         for row in top.itertuples():
-            items = "".join(_question_item(q) for q in asked[asked["para_id"] == row.para_id].itertuples())
-            parts.append(f"<details><summary><b>{html.escape(row.title)}</b> — {html.escape(row.section or 'lead')} · "
-                         f"error rate {row.error_rate:.2f} · {html.escape(row.category)} · found by "
-                         f"{html.escape(found_by[row.para_id])}</summary><ol>{items}</ol></details>")
-    return parts
+            questions = by_paragraph.get(row.para_id, asked.iloc[:0])
+            paragraphs.append({"testee": testee, "arms": found_by[row.para_id], "category": row.category, "title": row.title,
+                               "section": row.section or "lead", "rate": f"{row.error_rate:.2f}",
+                               "questions": [_question(q) for q in questions.itertuples()]})
+    shown = len(paragraphs)
+    intro = (f"The {shown:,} paragraphs answered wrongly most often" + (f", of {total:,} with a wrong answer" if total > shown else "")
+             + f" (at most {FAILED_PARAGRAPHS} per testee; the rest are in the run's files and <code>sea export --only-errors</code>). "
+             "Filter them by testee, arm, category or error rate; a topic in the headline opens its paragraphs. ✓ marks the gold answer.")
+    return {"paragraphs": paragraphs, "intro": intro, "testees": sorted({p["testee"] for p in paragraphs}),
+            "arms": sorted({a for p in paragraphs for a in p["arms"].split(", ")}),
+            "categories": sorted({p["category"] for p in paragraphs})}
 
 
-def _question_item(q) -> str:
-    options = "".join(f"<li>{html.escape(o)}{' ✓' if LETTERS[i] == q.gold_letter else ''}</li>" for i, o in enumerate(q.options))
-    verdict = "right" if q.outcome == Outcome.CORRECT else "wrong"
-    return (f"<li>{html.escape(q.question)}<ol type=A>{options}</ol><span class={verdict}>testee: "
-            f"{html.escape(str(q.raw_reply))} ({q.outcome})</span></li>")
+def _question(q) -> dict:
+    return {"question": q.question, "reply": str(q.raw_reply), "outcome": q.outcome, "right": q.outcome == Outcome.CORRECT,
+            "options": [{"text": o, "gold": LETTERS[i] == q.gold_letter} for i, o in enumerate(q.options)]}
+
+
+def _comparison(result: dict) -> dict:
+    """What changed since an earlier audit (sea compare, or a scheduled audit by itself)."""
+    counts = result["counts"]
+    arms = pd.DataFrame([{"arm": arm, "before": result["arms"]["previous"].get(arm, {}).get("error_rate"),
+                          "now": now["error_rate"], "ratio_before": result["arms"]["previous"].get(arm, {}).get("vs_random"),
+                          "ratio_now": now["vs_random"]} for arm, now in result["arms"]["current"].items()])
+    blocks = [_text(f"{escape(result['testee_before'])} then, {escape(result['testee'])} now. Of the {counts['sources_before']} "
+                    f"earlier sources, re-asked on their questions ({result['calls']} calls): <b>{counts['fixed']} fixed</b>, "
+                    f"{counts['still_failing']} still failing, {counts['not_reasked']} not re-asked (budget); "
+                    f"<b>{counts['new_sources']} new sources</b>."),
+              _table(table(arms, {"arm": "arm", "before": "error rate before", "now": "error rate now",
+                                  "ratio_before": "× random before", "ratio_now": "× random now"})),
+              ]
+    if result["by_category"]:
+        blocks.append(_table(table(pd.DataFrame(result["by_category"]), {c: c.replace("_", " ") for c in result["by_category"][0]})))
+    changed = pd.DataFrame([r for r in result["sources"] if r["status"] != "still failing"] + result["new_sources"])
+    if not changed.empty:
+        blocks.append(_table(table(changed.head(30), {c: c.replace("_", " ") for c in changed.columns})))
+    return _section(anchor("since", result["previous"]), f"Since {result['previous']}", blocks)
