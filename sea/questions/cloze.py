@@ -306,6 +306,11 @@ class Definitions:
         found = self._one("SELECT doc_id FROM definitions WHERE key = ?", key)
         return found[0] if found else None
 
+    def definite(self, key: str) -> bool:
+        """Whether the article on this title writes it "The …" ("The Middle East is …")."""
+        found = self._one("SELECT definite FROM definitions WHERE key = ?", key)
+        return bool(found and found[0])
+
     def name_of(self, doc_id: int) -> tuple[str, bool]:
         """(the title as a span writes it, whether it is written "the …")."""
         return self._one("SELECT name, definite FROM definitions WHERE doc_id = ?", int(doc_id))
@@ -366,6 +371,9 @@ class CorpusStats:
 
     def members(self, noun: str) -> list[int]:
         return self.definitions.members(noun)
+
+    def article_writes_the(self, text: str) -> bool:
+        return self.definitions.definite(title_key(text))
 
     def kind_size(self, noun: str) -> int:
         """How many articles the knowledge base gives this type."""
@@ -691,12 +699,18 @@ def definite_by_name(name: str) -> bool:
     return len(words) >= 2 and (words[-1] in _DEFINITE_HEADS or (words[0] in NAME_HEADS and words[1] == "of"))
 
 
-def written_with_the(spans: Iterable[Span]) -> dict[str, bool]:
-    """Whether each name is mostly written "the …" where it was found ("the Bahamas", not "the Canada")."""
+def written_with_the(spans: Iterable[Span], stats: CorpusStats | None = None) -> dict[str, bool]:
+    """Whether each name is mostly written "the …" where it was found ("the Bahamas", not "the
+    Canada"), or its own article writes it so ("The Middle East is …": a name found a few times
+    after another determiner, "its Middle East policy", still takes "the" in a blank)."""
     votes: dict[str, int] = {}
     for span in spans:
         votes[span.text] = votes.get(span.text, 0) + (1 if span.with_the else -1)
-    return {text: vote > 0 for text, vote in votes.items()}
+    return {text: vote > 0 or (stats is not None and stats.article_writes_the(text)) for text, vote in votes.items()}
+
+
+def takes_the(name: str, definite: dict[str, bool]) -> bool:
+    return bool(definite.get(name)) or definite_by_name(name)
 
 
 def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[[str], str]]:
@@ -711,7 +725,7 @@ def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[
     capital = word[0].isupper()
     if word.lower() == "the":  # a group is an adjective here ("the British monarchy"): every option keeps "the"
         return match.group(0), lambda option: f"{word} {option}" if (
-            span.kind == "group" or option == span.text or definite.get(option) or definite_by_name(option)) else (
+            span.kind == "group" or option == span.text or takes_the(option, definite)) else (
             option[:1].upper() + option[1:] if capital else option)
     return match.group(0), lambda option: f"{article_for(option).capitalize() if capital else article_for(option)} {option}"
 
@@ -774,8 +788,13 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
             continue
         pools.append((span, pool))
         spans_seen += related
-    definite = written_with_the(spans_seen)
-    named = [(span, pool, *_with_article(span, definite)) for span, pool in pools]
+    definite = written_with_the(spans_seen, finder.stats)
+    named = []
+    for span, pool in pools:
+        blanked, written = _with_article(span, definite)
+        if blanked == span.text and span.kind != "group":  # no article before the blank: "originated in Middle East" reads wrong
+            pool = [name for name in pool if not takes_the(name, definite)]
+        named.append((span, pool, blanked, written))
     clozes = [span.sentence.replace(blanked, BLANK, 1).replace('"', "'") for span, _, blanked, _ in named]
     names = sorted({t for span, pool in pools if span.kind not in (YEAR, QUANTITY) for t in (span.text, *pool)})
     texts = names + [cloze for (span, *_), cloze in zip(named, clozes, strict=True) if span.kind not in (YEAR, QUANTITY)]

@@ -17,10 +17,11 @@ from sea.questions.cloze import (
     _with_article,
     answer_problem,
     article_for,
-    kind_problem,
     cloze_drafts,
+    kind_problem,
     same_form,
     same_name,
+    takes_the,
     what_it_is,
     word_form_given,
     written_with_the,
@@ -237,6 +238,18 @@ def test_options_read_in_place_tell_their_kind(finder):
     assert readings[0].kind == "place" and readings[1].kind == "person" and readings[2].kind == YEAR
 
 
+def test_a_blank_without_an_article_takes_no_name_that_needs_one(finder):
+    text = "Khartoum is the capital of Sudan, on the Nile."
+    countries = [finder.stats.as_span(doc_id, "place") for doc_id in (5, 6, 2, 7, 20, 21, 22)]  # United States, Netherlands, Libya, …
+    vectors = {name: np.array([0.6, 0.8]) for name in ("Libya", "Canada", "Egypt", "Kenya", "Chad")}
+    vectors |= {"United States": np.array([0.7, 0.71]), "Netherlands": np.array([0.7, 0.71]), "Sudan": np.array([1.0, 0.0])}
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
+    [(draft, _)] = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0,
+                                setting=Setting(related=lambda span: countries))[0]
+    assert "capital of _____," in draft.question  # "capital of United States" would stand out, and "the" would give Sudan away
+    assert not {"United States", "Netherlands", "the United States", "the Netherlands"} & set(draft.options)
+
+
 def test_an_article_before_the_blank_moves_into_it(finder):
     text = "Tiger Woods is an American professional golfer."
     neighbours = [Span("group", g, "x") for g in ("German", "Australian", "Argentine", "Canadian", "Irish")]
@@ -298,6 +311,23 @@ def test_the_moves_into_the_blank_with_the_names_that_take_it():
     group = Span("group", "British", "In 1783 the British monarchy acknowledged it.", with_the=True)
     _, written = _with_article(group, {})
     assert [written(o) for o in ("British", "Spanish")] == ["the British", "the Spanish"]  # an adjective: all keep "the"
+
+
+def test_a_name_its_own_article_writes_with_the_takes_the_in_the_blank():
+    stats = CorpusStats([], definitions=[
+        (1, "Middle East", "The Middle East is a geopolitical region encompassing the Arabian Peninsula."),
+        (2, "Philippines", "The Philippines, officially the Republic of the Philippines, is an archipelagic country."),
+        (3, "Iran", "Iran, officially the Islamic Republic of Iran, is a country in West Asia."),
+        (4, "Soviet Union", "The Union of Soviet Socialist Republics, commonly known as the Soviet Union, was a country.")])
+    found = [Span("place", "Middle East", "", False), Span("place", "Philippines", "", False), Span("place", "Iran", "", False),
+             Span("place", "Soviet Union", "", True), Span("place", "Soviet Union", "", True), Span("place", "Soviet Union", "", False)]
+    assert written_with_the(found) == {"Middle East": False, "Philippines": False, "Iran": False, "Soviet Union": True}
+    assert written_with_the(found, stats) == {"Middle East": True, "Philippines": True, "Iran": False, "Soviet Union": True}
+    gold = Span("place", "Central Asia", "Apples originated in the Central Asia of antiquity.", with_the=True)
+    _, written = _with_article(gold, written_with_the(found, stats))
+    assert [written(o) for o in ("Middle East", "Iran", "Philippines")] == ["the Middle East", "Iran", "the Philippines"]
+    assert takes_the("Middle East", written_with_the(found, stats)) and not takes_the("Middle East", written_with_the(found))
+    assert takes_the("Rhine River", {}) and not takes_the("Iran", written_with_the(found, stats))
 
 
 def test_definitions_read_past_adjectives_and_superlatives():
