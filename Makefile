@@ -53,9 +53,9 @@ schedule: $(STAMP)
 test: $(STAMP)
 	pytest
 
-# Discovery per unit of budget: every arm x 3 blind-spot profiles x 5 seeds, plus the paper's
-# setting, then the arms on SmolLM2 -> reports/benchmarks/discovery.json, .md and .png
-# (about an hour on 2 cores)
+# Discovery per unit of budget: every arm and sea_plus ablation x 5 blind-spot profiles x 5 seeds,
+# plus the paper's setting, then the arms on SmolLM2 -> reports/benchmarks/discovery.json, .md and .png
+# (several hours on 2 cores; `python benchmarks/discovery.py --seeds 1 --rows ...` for a quick look)
 bench: audit
 	python benchmarks/discovery.py
 	python benchmarks/discovery.py --real-model
