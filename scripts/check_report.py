@@ -73,7 +73,8 @@ def check(page_path: Path) -> dict:
         browser.close()
     result["requests_outside_the_page"] = sorted(set(outside))
     result["console_errors"] = console_errors
-    result["passed"] = (not outside and not console_errors and result["filters"]["works"]
+    link = result["filters"].get("headline_link")
+    result["passed"] = (not outside and not console_errors and result["filters"]["works"] and (link is None or link["works"])
                         and all(w["page_width"] <= width and not w["wider_than_window"] and w["figures"] == w["figures_loaded"]
                                 == w["figures_in_html"] > 0 for width, w in result["widths"].items()))
     return result
@@ -89,13 +90,24 @@ def filters(page) -> dict:
     narrowed = page.locator("details.failed:not([hidden])").count()
     expected = page.locator(f"details.failed[data-category='{category}']").count()
     page.select_option("#f-category", "")
-    link = page.locator("a.filter-link").first
-    linked = None
-    if link.count():
-        link.click()
-        linked = {"category": page.input_value("#f-category"), "shown": page.locator("details.failed:not([hidden])").count()}
-    works = narrowed == expected < total and (linked is None or (linked["category"] and 0 < linked["shown"] < total))
-    return {"paragraphs": total, "category": category, "shown_for_category": narrowed, "headline_link": linked, "works": bool(works)}
+    return {"paragraphs": total, "category": category, "shown_for_category": narrowed, "headline_link": headline_link(page, total),
+            "works": narrowed == expected < total}
+
+
+def headline_link(page, total: int) -> dict | None:
+    """The headline's first topic: a category link filters the failed questions to it, a cluster
+    link opens that cluster's examples."""
+    link = page.locator(".card ol a").first
+    if not link.count():
+        return None
+    href = link.get_attribute("href")
+    link.click()
+    if href == "#failed":
+        shown = page.locator("details.failed:not([hidden])").count()
+        category = page.input_value("#f-category")
+        return {"to": "failed questions", "category": category, "shown": shown, "works": bool(category) and 0 < shown < total}
+    opened = page.evaluate(f"document.getElementById({href[1:]!r}).open")
+    return {"to": href, "examples_opened": opened, "works": bool(opened)}
 
 
 def markdown(result: dict) -> str:
@@ -109,7 +121,7 @@ def markdown(result: dict) -> str:
     f = result["filters"]
     lines += ["", f"Requests leaving the page: {len(result['requests_outside_the_page'])}. Script errors: {len(result['console_errors'])}.",
               f"Filters: {f['paragraphs']} failed paragraphs; category '{f.get('category', '')}' shows {f.get('shown_for_category')}; "
-              f"a headline topic link set the filter to {f.get('headline_link')}.", "", "![the top of the report](report-check.png)", ""]
+              f"The headline's first topic link: {f.get('headline_link')}.", "", "![the top of the report](report-check.png)", ""]
     return "\n".join(lines)
 
 

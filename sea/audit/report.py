@@ -157,10 +157,10 @@ def _headline(run: RunDir, summary: pd.DataFrame, tables: dict[ArmDir, dict], cl
 def _topics(testee: str, tables: dict[ArmDir, dict], clusters: dict | None) -> tuple[str, list[dict]]:
     found = next((t for t in (clusters or {}).get("testees", []) if t["testee"] == testee and t["clusters"]), None)
     if found:
-        ranked = sorted(found["clusters"], key=lambda c: -c["error_rate"] * c["questions"])[:TOP_TOPICS]
+        ranked = sorted(found["clusters"], key=lambda c: (-c["wrong"], c["cluster"]))[:TOP_TOPICS]
         return "its error clusters, by wrong answers", [
             {"name": c.get("name") or ", ".join(c["terms"][:3]), "href": f"#{anchor('cluster', testee, c['cluster'])}", "category": "",
-             "detail": f"error rate {c['error_rate']:.2f} over {c['questions']} questions; {'; '.join(c['titles'][:2])}"}
+             "detail": f"{c['wrong']} wrong of {c['questions']} ({c['error_rate']:.2f}); {'; '.join(c['titles'][:2])}"}
             for c in ranked]
     asked = _asked(tables, testee)
     if asked.empty:
@@ -265,8 +265,11 @@ def _findings(directory: Path, result: dict | None, run_id: str) -> list[dict]:
                                "categories": ", ".join(f"{name} {n}" for name, n in c["categories"].items())} for c in testee["clusters"]])
         blocks.append(_table(table(frame, {"cluster": "cluster", "name": "name", "terms": "distinctive terms",
                                            "titles": "central titles", "sources": "sources", "questions": "questions",
-                                           "error_rate": "error rate", "categories": "categories"}, {"error_rate": 2},
-                                   ids=[anchor("cluster", testee["testee"], c["cluster"]) for c in testee["clusters"]])))
+                                           "error_rate": "error rate", "categories": "categories"}, {"error_rate": 2})))
+        blocks.append({"kind": "examples", "clusters": [
+            {"id": anchor("cluster", testee["testee"], c["cluster"]),
+             "summary": f"cluster {c['cluster']}: {c.get('name') or ', '.join(c['terms'][:3])} — {len(c['examples'])} of its wrong answers",
+             "examples": c["examples"]} for c in testee["clusters"] if c["examples"]]})
         truth = testee.get("ground_truth")
         if truth and truth["rows"]:
             blocks.append(_text(f"Against the {truth['regions']} planted blind spots ({truth['sources_inside']} sources inside them): "

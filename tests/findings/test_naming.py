@@ -1,5 +1,7 @@
 """Cluster names from hand-made texts: the words that mark a cluster, not the words of all."""
 
+import re
+
 from sea.findings.naming import distinctive_terms
 
 
@@ -75,6 +77,9 @@ def test_written_names_reach_the_findings_and_the_report(finished_audit, tmp_pat
     clusters = [c for t in json.loads(written[0].read_text(encoding="utf-8"))["testees"] for c in t["clusters"]]
     assert clusters and len(prompts) == len(clusters) and {c["name"] for c in clusters} == {"A topic | named by the model"}
     assert "A topic \\| named by the model" in written[1].read_text(encoding="utf-8")  # the table stays a table
-    assert "A topic | named by the model" in build_report(finished_audit, tmp_path / "a.html", tmp_path).read_text(encoding="utf-8")
+    page = build_report(finished_audit, tmp_path / "a.html", tmp_path).read_text(encoding="utf-8")
+    assert "A topic | named by the model" in page
+    linked = set(re.findall(r'<a href="#(cluster-[^"]+)"', page))  # the headline's topics are the clusters, linking to their examples
+    assert linked and linked <= set(re.findall(r'<details class="examples" id="([^"]+)"', page))
     unnamed = write_findings(finished_audit, FindingsSettings(min_cluster_size=2), tmp_path / "plain")
     assert all(c["name"] is None for t in json.loads(unnamed[0].read_text(encoding="utf-8"))["testees"] for c in t["clusters"])
