@@ -44,8 +44,8 @@ def test_findings_of_a_small_simulated_audit(finished_audit, tmp_path):
     assert found["ground_truth"]["adjusted_rand"] > np.mean(shuffled) + 0.2
     # The report shows them: the table, the recovery figures, the map.
     page = build_report(run, tmp_path / "audit.html", tmp_path / "findings").read_text(encoding="utf-8")
-    section = page.split(">Error clusters<")[1].split("<h2>")[0]
-    assert "distinctive terms" in section and "adjusted Rand" in section and 'alt="map of error clusters"' in section
+    section = page.split("<h2>Error clusters</h2>")[1].split("<h2>")[0]
+    assert "distinctive terms" in section and "adjusted Rand" in section and 'alt="map of the evaluated articles' in section
     # Too few sources for a cluster: said in words, not an error.
     written = write_findings(run, FindingsSettings(min_cluster_size=10_000), tmp_path / "none")
     assert "Too few sources to cluster" in written[1].read_text(encoding="utf-8")

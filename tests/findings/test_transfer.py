@@ -93,8 +93,8 @@ def test_transfer_follows_the_planted_overlap(finished_audit, tmp_path, capsys):
     # Written and shown: the heat map in the report beside the findings.
     assert (tmp_path / "transfer.png").stat().st_size > 0 and "| answered by |" in (tmp_path / "transfer.md").read_text()
     page = build_report(run, tmp_path / "audit.html", tmp_path).read_text(encoding="utf-8")
-    section = page.split(">Transfer across testees<")[1].split("<h2>")[0]
-    assert 'alt="transfer heat map"' in section and "expected" in section
+    section = page.split("<h2>Transfer across testees</h2>")[1].split("<h2>")[0]
+    assert 'alt="accuracy of each testee on the others&#39; error subsets"' in section and "expected" in section
 
 
 def test_transfer_needs_two_testees(finished_audit, tmp_path):

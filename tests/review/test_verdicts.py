@@ -81,13 +81,18 @@ def test_review_round_trip_corrects_the_figures_and_the_exports(run, tmp_path, c
     assert (summary["reviewed"], summary["passed"], summary["rejected"]) == (12, 8, 3)
     assert summary["pass_low"] == pytest.approx(low) and summary["pass_high"] == pytest.approx(high)
     rejected = set(sample["id"][:3])
+    lowered = 0
     for row in summary["arms"]:  # recomputed by hand from the arm's answers
         answers = pd.read_parquet(run.arm(row["testee"], row["arm"]).root / "answers.parquet")
         answers = answers[answers["outcome"] != Outcome.FAILED]
         wrong = answers["outcome"].isin([Outcome.WRONG, Outcome.UNPARSEABLE])
         assert row["error_rate"] == pytest.approx(wrong.mean())
         kept = ~answers["question_id"].isin(rejected)
-        assert row["error_rate_reviewed"] == pytest.approx(wrong[kept].mean()) and row["error_rate_reviewed"] < row["error_rate"]
+        assert row["error_rate_reviewed"] == pytest.approx(wrong[kept].mean())
+        if len(wrong[~kept]) and wrong[~kept].all():  # this arm got every rejected question it asked wrong
+            assert row["error_rate_reviewed"] < row["error_rate"]
+            lowered += 1
+    assert lowered  # the sample is of wrong answers, so somewhere leaving them out lowers the error rate
     assert review_metrics(summary)["review.pass_rate"] == pytest.approx(8 / 12)
     logged = MlflowClient(f"sqlite:///{tmp_path / 'mlflow.db'}").search_runs(["1"])[0].data.metrics  # the audit's parent run
     assert logged["review.pass_rate"] == pytest.approx(8 / 12) and logged["review.rejected"] == 3
