@@ -134,7 +134,8 @@ def _headline(run: RunDir, summary: pd.DataFrame, tables: dict[ArmDir, dict], cl
     cards = []
     for testee in dict.fromkeys(summary["testee"]) if not summary.empty else []:
         rows = summary[summary["testee"] == testee].set_index("arm")
-        lead = next((a for a in LEAD_ARMS if a in rows.index and rows.loc[a, "cumulative_questions"]), None)
+        lead = next((a for a in LEAD_ARMS if a in rows.index and pd.notna(rows.loc[a, "cumulative_questions"])
+                     and rows.loc[a, "cumulative_questions"] > 0), None)  # an arm that has answered something
         card = {"testee": testee, "error_rate": None, "topics": [], "topics_by": ""}
         if lead is not None:
             row = rows.loc[lead]

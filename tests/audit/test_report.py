@@ -63,3 +63,14 @@ def test_cells_and_costs_read_as_words():
     assert [number(v) for v in (1234, 0.29345, None, float("nan"), 12000.0, True)] == ["1,234", "0.293", "—", "—", "12,000", "yes"]
     assert cost_words("simulated:x", 10, 0.0).startswith("no cost: simulated") and cost_words("local:m", 5, None).startswith("no cost: local")
     assert cost_words("openai:gpt-4o-mini", 1500, 0.25) == "1,500 tokens, $0.25" and cost_words("openai:x", 1, None).endswith("price unknown")
+
+
+def test_a_run_part_done_reports_what_was_answered_and_no_more(workspace, tmp_path):
+    html = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
+    page = _Page()
+    page.feed(html)
+    assert "No answers yet." in html and page.figures == 0 and not page.failed  # before the first step
+    assert "Failed questions" not in page.headings and "Relation DAGs" in page.headings
+    run_steps(workspace.run.arm("simulated:probe", "random"), in_process(workspace))  # sea and no_pruning not begun
+    html = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
+    assert "error rate in <span class=\"arm\" style=\"background:#7f8c8d\"></span>random" in html and "× random" not in html.split("</header>")[1].split("<section")[0]
