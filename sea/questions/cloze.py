@@ -11,7 +11,10 @@ or when it or its sentence is broken (unbalanced quotes or brackets, a cut span,
 The three distractors are of the answer's kind as the knowledge base tells it: a named answer is
 asked about only when an article defines it ("Sudan is a country …") or its name says it
 ("Guaire River"), and every distractor must be defined the same way ("a country", not "a
-continent" or a city); groups (nationalities, religions, a region's people, political camps) stand
+continent" or a city), placed alike when the answer's definition says where it is (sharing a
+proper name: "a country in Northeast Africa" takes "a country in East Africa", not one "in
+Northern Europe"; those sharing most come first) and named alike ("Henan Province" only among
+provinces named so); groups (nationalities, religions, a region's people, political camps) stand
 in only for their own kind and never for one that contains them ("British" for "Scottish"). They
 come from semantically near documents' spans, then from the titles of the answer's type whose
 articles are nearest its own; never in the paragraph, never another name of the answer or of each
@@ -232,6 +235,49 @@ def what_it_is(abstract: str) -> str | None:
     return _type_noun(re.split(r"\s(?:and|or)\s", phrase)[0]) or _type_noun(phrase)
 
 
+_PROPER_WORD = r"[A-Z][\w'’-]*[a-z][\w'’-]*"
+_PROPER_NAME = re.compile(rf"{_PROPER_WORD}(?:\s+(?:of\s+(?:the\s+)?)?{_PROPER_WORD})*")
+
+
+def where_it_is(abstract: str, name: str) -> frozenset[str]:
+    """The proper names an article's first sentence places its subject among, after its "is a …":
+    "Sudan is a country in Northeast Africa" -> {"Northeast Africa"}; "Jane Austen was an English
+    novelist" -> {"English"}. Names of the subject itself are left out."""
+    match = _DEFINITION.search(abstract.split(". ")[0])
+    if not match:
+        return frozenset()
+    own = {w.lower() for w in _LETTERS.findall(name)}
+    return frozenset(n for n in _PROPER_NAME.findall(match.group(1)) if not {w.lower() for w in _LETTERS.findall(n)} <= own)
+
+
+_COMPASS = frozenset("""north northern northeast northeastern northwest northwestern south southern southeast southeastern
+southwest southwestern east eastern west western central middle upper lower greater""".split())
+_KIND_WORDS = NAME_HEADS | frozenset("of the united democratic federal people's state states world earth great".split())
+
+
+def _places(names: frozenset[str]) -> set[str]:
+    """What tells each name's place, by its first letters ("India" and "Indian" meet): its telling
+    words ("Northeast Africa" -> "afri"), or the whole name when it has only kind words ("United Kingdom")."""
+    keys = set()
+    for name in names:
+        words = [w.lower() for w in name.split() if w.lower() not in _COMPASS]
+        telling = [w[:GIVEN_PREFIX] for w in words if w not in _KIND_WORDS]
+        keys.update(telling or ([" ".join(words)] if words else []))
+    return keys
+
+
+def placed_alike(answer: frozenset[str], candidate: frozenset[str]) -> int:
+    """How much two definitions' whereabouts (where_it_is) agree: 0 when they share no place; else
+    the places and the names they share ("Northeast Africa" agrees more with "Northeast Africa"
+    than with "Northwest Africa"; "Northern Europe" and "Northeast Africa" not at all)."""
+    shared = len(_places(answer) & _places(candidate))
+    return shared + len(answer & candidate) if shared else 0
+
+
+def has_a_place(where: frozenset[str]) -> bool:
+    return bool(_places(where))
+
+
 def _type_noun(phrase: str) -> str | None:
     words = phrase.split()
     # A participle ends the noun phrase ("a compound used [as a fuel]"); one before a noun is an adjective ("landlocked country").
@@ -281,10 +327,10 @@ def title_key(title: str) -> str:
 
 class Definitions:
     """What each article's subject is: title key -> (document, type, name as a span writes it,
-    whether its article writes it "the …"), in SQLite — in memory, or a file beside the
+    whether its article writes it "the …", the proper names its definition places it among), in SQLite — in memory, or a file beside the
     knowledge base (the full dump's 7.1M titles never sit in RAM)."""
 
-    LAYOUT = 2  # sea.kb.derived: bumped when the table (or how what_it_is reads a definition) changes
+    LAYOUT = 3  # sea.kb.derived: bumped when the table (or how what_it_is reads a definition) changes
 
     def __init__(self, db: sqlite3.Connection):
         self._db = db
@@ -311,6 +357,11 @@ class Definitions:
         found = self._one("SELECT definite FROM definitions WHERE key = ?", key)
         return bool(found and found[0])
 
+    def where(self, key: str) -> frozenset[str]:
+        """The proper names the article's definition places its subject among (where_it_is)."""
+        found = self._one("SELECT locale FROM definitions WHERE key = ?", key)
+        return frozenset(found[0].split("|")) - {""} if found else frozenset()
+
     def name_of(self, doc_id: int) -> tuple[str, bool]:
         """(the title as a span writes it, whether it is written "the …")."""
         return self._one("SELECT name, definite FROM definitions WHERE doc_id = ?", int(doc_id))
@@ -328,17 +379,19 @@ def fill_definitions(db: sqlite3.Connection, definitions: Iterable[tuple[int, st
     …") is no name; a plain title wins over a qualified one ("Jupiter", not "Jupiter (mythology)");
     otherwise the first title of a key wins."""
     db.execute("CREATE TABLE definitions (key TEXT PRIMARY KEY, doc_id INTEGER, type TEXT, name TEXT, definite INTEGER, "
-               "plain INTEGER)")
+               "plain INTEGER, locale TEXT)")
 
     def rows():
         for doc_id, title, abstract in definitions:
             noun = what_it_is(abstract)
             if noun and not abstract.startswith(("A ", "An ")):
                 name = without_the(title.split(" (")[0])
-                yield title_key(title), doc_id, noun, name, abstract.startswith(f"The {name}"), " (" not in title
+                yield (title_key(title), doc_id, noun, name, abstract.startswith(f"The {name}"), " (" not in title,
+                       "|".join(sorted(where_it_is(abstract, name))))
 
-    db.executemany("INSERT INTO definitions VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET doc_id = excluded.doc_id, "
-                   "type = excluded.type, name = excluded.name, definite = excluded.definite, plain = excluded.plain "
+    db.executemany("INSERT INTO definitions VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET doc_id = excluded.doc_id, "
+                   "type = excluded.type, name = excluded.name, definite = excluded.definite, plain = excluded.plain, "
+                   "locale = excluded.locale "
                    "WHERE definitions.plain = 0 AND excluded.plain = 1", rows())
     db.execute("CREATE INDEX definitions_by_type ON definitions (type, doc_id)")
     db.execute("CREATE INDEX definitions_by_document ON definitions (doc_id)")
@@ -371,6 +424,9 @@ class CorpusStats:
 
     def members(self, noun: str) -> list[int]:
         return self.definitions.members(noun)
+
+    def where(self, text: str) -> frozenset[str]:
+        return self.definitions.where(title_key(text))
 
     def article_writes_the(self, text: str) -> bool:
         return self.definitions.definite(title_key(text))
@@ -549,7 +605,10 @@ def _statistic_date(before: str, after: str) -> bool:
 def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
     """Could this candidate stand in the answer's place without standing out by its form or kind?
     Named things must be what the knowledge base calls the answer ("a country", not "a
-    continent"); groups without an article of their own must be the same kind of group."""
+    continent"), placed where it is (sharing a proper name of its definition when that has any:
+    "a country in Northeast Africa" -> "a country in East Africa", not "in Northern Europe") and
+    named alike ("Henan Province" among provinces named so); groups without an article of their
+    own must be the same kind of group."""
     if candidate.kind != answer.kind or _BROKEN.search(candidate.text):
         return False
     if answer.kind == YEAR:
@@ -562,11 +621,14 @@ def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
         return False
     if answer.kind in ("person", "group") and len(candidate.text.split()) != len(answer.text.split()):
         return False  # a bare surname among full names, "Romantic Italian" among "French": they stand out
+    if named_type(without_the(candidate.text)) != named_type(without_the(answer.text)):
+        return False  # "Henan Province" among "Yunnan", "Hunan": the form gives it away
     what, other = stats.type_of(answer.text), stats.type_of(candidate.text)
     if answer.kind == "group" and what is None:
         return (other is None and group_kind(candidate.text) == group_kind(answer.text)
                 and not contain_each_other(candidate.text, answer.text))
-    return what is not None and other == what
+    where = stats.where(answer.text)
+    return what is not None and other == what and (not has_a_place(where) or placed_alike(where, stats.where(candidate.text)) > 0)
 
 
 def stem_kind(span: Span, stats: CorpusStats) -> str | None:
@@ -663,12 +725,13 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
 
 
 def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray], context: np.ndarray | None = None,
-                   articles: dict[str, np.ndarray] | None = None) -> tuple[list[str], float]:
+                   articles: dict[str, np.ndarray] | None = None, stats: CorpusStats | None = None) -> tuple[list[str], float]:
     """The names whose own embedding is in the similarity band with the answer's, none sharing a
     word with a better one (two options that name one thing leave three real choices), and the
-    mean similarity of the first three. Best first: closest to the answer plus closest to the
-    `context` the blank stands in, each name told by its article's vector where it has one
-    (a capital for Scotland's: "Glasgow", "Dublin" before "Oslo")."""
+    mean similarity of the first three. Best first: those whose definitions share the most of the
+    answer's whereabouts (`stats`: "East Africa" before "Africa"), then closest to the answer plus
+    closest to the `context` the blank stands in, each name told by its article's vector where it
+    has one (a capital for Scotland's: "Glasgow", "Dublin" before "Oslo")."""
     if span.kind in (YEAR, QUANTITY):
         return names, 0.5
     scores = np.array([float(vectors[name] @ vectors[span.text]) for name in names])
@@ -676,9 +739,11 @@ def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray],
     told = [articles.get(name, vectors[name]) for name in names]
     fit = np.array([float(v @ articles.get(span.text, vectors[span.text])) + (float(v @ context) if context is not None else 0.0)
                     for v in told])
+    where = stats.where(span.text) if stats else frozenset()
+    shared = np.array([placed_alike(where, stats.where(name)) if where else 0 for name in names])
     low, high = SIMILARITY_BAND
     ranked = []
-    for i in np.argsort(-fit, kind="stable"):
+    for i in np.lexsort((-fit, -shared)):
         if (low <= scores[i] < high and not any(same_name(names[i], names[j]) for j in ranked)
                 and len(ranked) < CONSIDERED):
             ranked.append(int(i))
@@ -805,7 +870,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         context = vectors.get(cloze)
         if context is not None and setting.home is not None:
             context = (context + setting.home) / np.linalg.norm(context + setting.home)
-        distractors, closeness = _most_tempting(span, pool, vectors, context, articles)
+        distractors, closeness = _most_tempting(span, pool, vectors, context, articles, finder.stats)
         if len(distractors) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors close to the answer but not paraphrases"))
             continue

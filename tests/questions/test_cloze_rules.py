@@ -19,10 +19,12 @@ from sea.questions.cloze import (
     article_for,
     cloze_drafts,
     kind_problem,
+    placed_alike,
     same_form,
     same_name,
     takes_the,
     what_it_is,
+    where_it_is,
     word_form_given,
     written_with_the,
 )
@@ -212,7 +214,7 @@ def test_distractors_share_the_answer_form():
     assert not same_form(Span("person", "Gardner", "x"), person, stats)  # a bare surname among full names
     united_states = Span("place", "United States", "x", with_the=True)  # "the" goes into the blank with the names that take it
     assert same_form(Span("place", "Canada", "x"), united_states, stats)
-    assert same_form(Span("place", "Netherlands", "x", with_the=True), united_states, stats)
+    assert same_form(united_states, Span("place", "Canada", "x"), stats)
     quantity = Span(QUANTITY, "60 mm", "x")
     assert same_form(Span(QUANTITY, "25 mm", "x"), quantity, stats) and not same_form(Span(QUANTITY, "3 kg", "x"), quantity, stats)
 
@@ -344,3 +346,46 @@ def test_an_answer_of_a_small_kind_is_not_asked():
     assert "common knowledge" in kind_problem(Span("place", "Africa", "Hares are native to Africa."), stats)
     assert kind_problem(Span("place", "Land 3", "Hares are native to Land 3."), stats) is None
     assert kind_problem(Span(YEAR, "1990", "It was mapped in 1990."), stats) is None
+
+
+def test_where_an_article_places_its_subject():
+    assert where_it_is(DEFINITIONS[0][2], "Sudan") == {"Northeast Africa"}  # not "Republic of the Sudan": before the definition
+    assert where_it_is("Prague is the capital and largest city of the Czech Republic.", "Prague") == {"Czech Republic"}
+    assert where_it_is("Pune is a city in the Indian state of Maharashtra, near Mumbai.", "Pune") == {"Indian", "Maharashtra", "Mumbai"}
+    assert where_it_is("Jane Austen was an English novelist known for six novels.", "Jane Austen") == {"English"}
+    assert where_it_is("The Czech Republic is a landlocked country.", "Czech Republic") == frozenset()  # its own name is no place
+    assert where_it_is("Gone fishing.", "Gone") == frozenset()
+
+
+PLACES = CorpusStats([], latest_year=2024, definitions=[
+    (1, "Sudan", "Sudan is a country in Northeast Africa."), (2, "Eritrea", "Eritrea is a country in Northeast Africa."),
+    (3, "Mauritania", "Mauritania is a country in Northwest Africa."), (4, "Norway", "Norway is a Nordic country in Northern Europe."),
+    (5, "Scotland", "Scotland is a country that is part of the United Kingdom."), (6, "Tuvalu", "Tuvalu is a country."),
+    (7, "Wales", "Wales is a country that is part of the United Kingdom."),
+    (8, "Henan", "Henan is a province of China."), (9, "Yunnan", "Yunnan is a province of China."),
+    (10, "Hunan Province", "Hunan Province is a province of China.")])
+
+
+def test_distractors_are_placed_where_the_answer_is():
+    sudan, scotland = Span("place", "Sudan", "x"), Span("place", "Scotland", "x")
+    assert same_form(Span("place", "Mauritania", "x"), sudan, PLACES)  # both in Africa
+    assert not same_form(Span("place", "Norway", "x"), sudan, PLACES)  # a country, but in Europe
+    assert not same_form(Span("place", "Tuvalu", "x"), sudan, PLACES)  # its article does not say where it is
+    assert same_form(Span("place", "Wales", "x"), scotland, PLACES) and not same_form(Span("place", "Norway", "x"), scotland, PLACES)
+    assert same_form(Span("place", "Norway", "x"), Span("place", "Tuvalu", "x"), PLACES)  # the answer's article says nowhere: no rule
+    assert placed_alike(frozenset({"Indian", "Maharashtra"}), frozenset({"Gujarat", "India"})) > 0  # "Indian" and "India" meet
+    assert placed_alike(frozenset({"Northern Europe"}), frozenset({"Northeast Africa"})) == 0  # compass words are no place
+    assert placed_alike(frozenset({"Mediterranean Sea"}), frozenset({"Caribbean Sea"})) == 0  # nor kind words
+    vectors = {"Sudan": np.array([1.0, 0.0]), "Mauritania": np.array([0.6, 0.8]), "Eritrea": np.array([0.5, 0.866]),
+               "Norway": np.array([0.55, 0.835])}
+    ranked, _ = _most_tempting(sudan, ["Mauritania", "Eritrea"], vectors)
+    assert ranked == ["Mauritania", "Eritrea"]  # nearer the answer's vector
+    ranked, _ = _most_tempting(sudan, ["Mauritania", "Eritrea"], vectors, stats=PLACES)
+    assert ranked == ["Eritrea", "Mauritania"]  # "Northeast Africa" shares more of where Sudan is than "Northwest Africa"
+
+
+def test_a_name_that_carries_its_kind_stands_only_among_names_that_do():
+    henan = Span("place", "Henan", "x")
+    assert same_form(Span("place", "Yunnan", "x"), henan, PLACES)
+    assert not same_form(Span("place", "Hunan Province", "x"), henan, PLACES)  # "Province" gives the odd one out
+    assert not same_form(henan, Span("place", "Hunan Province", "x"), PLACES)
