@@ -658,11 +658,24 @@ def kind_problem(span: Span, stats: CorpusStats) -> str | None:
     return None
 
 
-def _plausible_year(year: int, answer: Span, stats: CorpusStats) -> bool:
-    """Near the answer, not after the knowledge base's date, and not ruled out by the sentence's
-    other years ("from 1971 until his overthrow in ___": not 1965)."""
+_QUADRENNIAL = re.compile(r"\bOlympi|\bWorld Cup\b|\bParalympi|\bCommonwealth Games\b")
+
+
+def year_cycle(answer: Span) -> int:
+    """The step the answer's year keeps: 4 for the Olympics and World Cups, or when the sentence's
+    other years (two or more) are the answer's give or take whole multiples of four ("in ___, 1932
+    and 1936"); otherwise 1. A year off the cycle is ruled out by it."""
     gold = int(answer.text)
-    if year > stats.latest_year or abs(year - gold) > YEAR_RANGE:
+    others = {int(y) for y in YEAR_FORM.findall(answer.sentence)} - {gold}
+    cyclic = len(others) >= 2 and all((other - gold) % 4 == 0 for other in others)
+    return 4 if cyclic or _QUADRENNIAL.search(answer.sentence) else 1
+
+
+def _plausible_year(year: int, answer: Span, stats: CorpusStats) -> bool:
+    """Near the answer, on its cycle, not after the knowledge base's date, and not ruled out by the
+    sentence's other years ("from 1971 until his overthrow in ___": not 1965)."""
+    gold = int(answer.text)
+    if year > stats.latest_year or abs(year - gold) > YEAR_RANGE or (year - gold) % year_cycle(answer):
         return False
     others = {int(y) for y in YEAR_FORM.findall(answer.sentence)} - {gold}
     return all(year != other and (year > other) == (gold > other) for other in others)
@@ -673,7 +686,7 @@ def _nearby_values(answer: Span, rng: np.random.Generator) -> list[str]:
     keeps the plausible ones)."""
     if answer.kind == YEAR:
         value = int(answer.text)
-        offsets = rng.permutation(np.arange(1, 30))[:12] * rng.choice([-1, 1], 12)
+        offsets = rng.permutation(np.arange(1, 30))[:12] * rng.choice([-1, 1], 12) * year_cycle(answer)
         return [str(value + int(o)) for o in offsets]
     number, unit = QUANTITY_FORM.match(answer.text).groups()
     value = float(number.replace(",", ""))

@@ -20,6 +20,7 @@ from sea.questions.cloze import (
     cloze_drafts,
     kind_problem,
     placed_alike,
+    year_cycle,
     same_form,
     same_name,
     takes_the,
@@ -389,3 +390,15 @@ def test_a_name_that_carries_its_kind_stands_only_among_names_that_do():
     assert same_form(Span("place", "Yunnan", "x"), henan, PLACES)
     assert not same_form(Span("place", "Hunan Province", "x"), henan, PLACES)  # "Province" gives the odd one out
     assert not same_form(henan, Span("place", "Hunan Province", "x"), PLACES)
+
+
+def test_a_year_on_a_cycle_takes_distractors_on_it():
+    stats = CorpusStats([], latest_year=2024)
+    games = Span(YEAR, "1928", "He won gold medals at the 1928, 1932 and 1936 Olympics.")
+    assert year_cycle(games) == 4
+    assert same_form(Span(YEAR, "1924", "x"), games, stats) and not same_form(Span(YEAR, "1922", "x"), games, stats)
+    made_up = _nearby_values(games, np.random.default_rng(0))
+    assert made_up and all((int(y) - 1928) % 4 == 0 for y in made_up)
+    assert year_cycle(Span(YEAR, "1966", "England won the World Cup in 1966.")) == 4
+    assert year_cycle(Span(YEAR, "1850", "It was founded in 1850 and rebuilt in 1870.")) == 1  # one other year: no cycle
+    assert year_cycle(Span(YEAR, "1850", "Founded in 1850, it was rebuilt in 1854 and again in 1857.")) == 1
