@@ -647,12 +647,20 @@ def needs_a_type(span: Span, stats: CorpusStats) -> bool:
 MIN_KIND_SIZE = 10  # a kind with fewer members (continents, planets, oceans) is told apart by common knowledge
 
 
+PLACE_TYPES = frozenset("""country city state province region island river lake sea mountain county district territory
+kingdom empire archipelago peninsula desert village capital""".split())
+
+
 def kind_problem(span: Span, stats: CorpusStats) -> str | None:
     """Why the answer's kind makes no fair question, or None: too few of its kind for a distractor
-    a reader could not rule out by common knowledge ("Antarctica" among the continents)."""
+    a reader could not rule out by common knowledge ("Antarctica" among the continents), or a name
+    the sentence uses as something other than what its article is about ("Tonga", the language,
+    whose article is the country's: countries would be offered for a language)."""
     if span.kind in (YEAR, QUANTITY, "group"):
         return None
     kind = stats.type_of(span.text)
+    if span.kind != "place" and kind in PLACE_TYPES:
+        return f"the sentence uses it as a {span.kind} but its article is about a {kind}"
     if stats.kind_size(kind) < MIN_KIND_SIZE:
         return f"fewer than {MIN_KIND_SIZE} of its kind ({kind}) in the knowledge base: common knowledge tells them apart"
     return None

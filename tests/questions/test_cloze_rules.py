@@ -402,3 +402,10 @@ def test_a_year_on_a_cycle_takes_distractors_on_it():
     assert year_cycle(Span(YEAR, "1966", "England won the World Cup in 1966.")) == 4
     assert year_cycle(Span(YEAR, "1850", "It was founded in 1850 and rebuilt in 1870.")) == 1  # one other year: no cycle
     assert year_cycle(Span(YEAR, "1850", "Founded in 1850, it was rebuilt in 1854 and again in 1857.")) == 1
+
+
+def test_a_name_used_as_another_kind_than_its_article_is_not_asked():
+    stats = CorpusStats([], latest_year=2024, definitions=[(i, f"Land{i}", f"Land{i} is a country in Oceania.") for i in range(12)]
+                        + [(99, "Tonga", "Tonga is a country in Polynesia.")])
+    assert kind_problem(Span("place", "Tonga", "Lusaka lies in Tonga."), stats) is None
+    assert "article is about a country" in kind_problem(Span("language", "Tonga", "Tonga is spoken in Lusaka."), stats)
