@@ -22,10 +22,14 @@ from sea.questions.cloze import (
     article_for,
     balanced,
     content_words,
+    Span,
     group_kind,
+    has_a_place,
     name_words,
+    placed_alike,
     without_article,
     without_the,
+    year_cycle,
 )
 from sea.questions.model import Question
 
@@ -38,6 +42,8 @@ CRITERIA = {
     "agreement": "no option stands out by its article or capitalisation",
     "no_future_year": "no option is a year after the knowledge base's date",
     "well_formed": "the quoted sentence has balanced quotes and brackets",
+    "placed_alike": "every option's article places it where the answer's places the answer, when that names a place",
+    "on_cycle": "year options keep the answer's four-year cycle (Olympics, World Cups, a listed cycle)",
 }
 _CLOZE = re.compile(r"\"([^\"]*" + re.escape(BLANK) + r"[^\"]*)\"")
 
@@ -59,6 +65,18 @@ def _same_defined_type(stats: CorpusStats, kind: str | None, gold: str, options:
     if kind == "group":
         return len({group_kind(option) for option in options}) == 1
     return stats.type_of(gold) is not None and len({stats.type_of(option) for option in options}) == 1
+
+
+def _placed_alike(stats: CorpusStats, gold: str, options: list[str]) -> bool:
+    where = stats.where(gold)
+    return not has_a_place(where) or all(placed_alike(where, stats.where(option)) > 0 for option in options)
+
+
+def _on_cycle(cloze: str, gold: str, options: list[str]) -> bool:
+    if not YEAR_FORM.fullmatch(gold):
+        return True
+    step = year_cycle(Span(YEAR, gold, cloze.replace(BLANK, gold)))
+    return all(YEAR_FORM.fullmatch(o) and (int(o) - int(gold)) % step == 0 for o in options)
 
 
 def check(finder: EntityFinder, question: Question, title: str, paragraph: str) -> dict[str, bool]:
@@ -83,4 +101,6 @@ def check(finder: EntityFinder, question: Question, title: str, paragraph: str) 
                                                               if not b[:1].isdigit()}) <= 1,
         "no_future_year": all(int(b) <= finder.stats.latest_year for b in bare if YEAR_FORM.fullmatch(b)),
         "well_formed": balanced(cloze),
+        "placed_alike": _placed_alike(finder.stats, without_the(without_article(gold)), [without_the(b) for b in bare]),
+        "on_cycle": _on_cycle(cloze, without_article(gold), bare),
     }

@@ -294,6 +294,11 @@ def test_the_rubric_flags_each_fault(finder):
     assert not check(finder, stated, "Rio Negro", paragraph)["no_distractor_in_paragraph"]
     broken = _question('Fill in the blank about Damascus: "Dubbed (the City of _____."', ["Jasmine", "Roses", "Lights", "Gold"], 0)
     assert not check(finder, broken, "Damascus", "Dubbed (the City of Jasmine.")["well_formed"]
+    elsewhere = _question('Fill in the blank about Khartoum: "It is the capital of _____."', ["Sudan", "Libya", "Netherlands", "Kenya"], 0)
+    assert not check(finder, elsewhere, "Khartoum", "It is the capital of Sudan.")["placed_alike"]  # a European country
+    assert check(finder, countries, "Khartoum", "It is the capital of Sudan.")["placed_alike"]
+    games = _question('Fill in the blank about Jesse Owens: "He won at the _____ Olympics."', ["1936", "1932", "1934", "1940"], 0)
+    assert not check(finder, games, "Jesse Owens", "He won at the 1936 Olympics.")["on_cycle"]  # 1934 held no Games
 
 
 def test_names_that_share_only_their_kind_are_different_things():
