@@ -5,7 +5,7 @@ language, year or quantity found by spaCy — blanked out of its sentence. Commo
 answers: a blind review found them testing word choice rather than facts. A span is refused when
 the title or the rest of the sentence gives it away (in any form: "Scottish" for "Scotland"), when
 it is part of a compound word ("Indo-Iranian"), when it could be computed from the sentence
-(a unit conversion, a city's country after its name), when it is only the date of a statistic,
+(a unit conversion, an anniversary's year, a city's country after its name), when it is only the date of a statistic,
 or when it or its sentence is broken (unbalanced quotes or brackets, a cut span, a list).
 
 The three distractors are of the answer's kind as the knowledge base tells it: a named answer is
@@ -15,7 +15,9 @@ continent" or a city), placed alike when the answer's definition says where it i
 proper name: "a country in Northeast Africa" takes "a country in East Africa", not one "in
 Northern Europe"; those sharing most come first) and named alike ("Henan Province" only among
 provinces named so); groups (nationalities, religions, a region's people, political camps) stand
-in only for their own kind and never for one that contains them ("British" for "Scottish"). They
+in only for their own kind and never for one that contains them ("British" for "Scottish"), and a
+nationality only where the knowledge base's definitions often place people with it ("French", not
+"Victorian", an era, or "Symbolist", a style). They
 come from semantically near documents' spans, then from the titles of the answer's type whose
 articles are nearest its own; never in the paragraph, never another name of the answer or of each
 other ("Amazon" for "Amazon River"; "Black Sea" and "Red Sea" are two seas), never a year after the knowledge base's date, one the sentence's other years
@@ -62,6 +64,7 @@ _ARTICLE = re.compile(r"^(an?|An?) (.+)$")
 READ_WINDOW = 3  # words either side of the blank when an option is read in place
 READ_SPARE = 1  # candidates read beyond those still needed, in case some fail
 _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
+_ANNIVERSARY = re.compile(r"\b\d+(?:st|nd|rd|th)\s+(?:anniversary|birthday|centenary)|\b(?:centenary|centennial|bicentenary|bicentennial)\b", re.I)
 _CONVERSION = re.compile(r"^\s*\(\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")  # "60 mm (2.4 in)": the second is arithmetic
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
@@ -250,6 +253,7 @@ def where_it_is(abstract: str, name: str) -> frozenset[str]:
     return frozenset(n for n in _PROPER_NAME.findall(match.group(1)) if not {w.lower() for w in _LETTERS.findall(n)} <= own)
 
 
+_PLACE_WORD = re.compile(r"[^\s|-]+")
 _COMPASS = frozenset("""north northern northeast northeastern northwest northwestern south southern southeast southeastern
 southwest southwestern east eastern west western central middle upper lower greater""".split())
 _KIND_WORDS = NAME_HEADS | frozenset("of the united democratic federal people's state states world earth great".split())
@@ -330,7 +334,7 @@ class Definitions:
     whether its article writes it "the …", the proper names its definition places it among), in SQLite — in memory, or a file beside the
     knowledge base (the full dump's 7.1M titles never sit in RAM)."""
 
-    LAYOUT = 3  # sea.kb.derived: bumped when the table (or how what_it_is reads a definition) changes
+    LAYOUT = 4  # sea.kb.derived: bumped when the table (or how what_it_is reads a definition) changes
 
     def __init__(self, db: sqlite3.Connection):
         self._db = db
@@ -370,6 +374,15 @@ class Definitions:
         """The documents of a type, by doc_id."""
         return [d for (d,) in self._db.execute("SELECT doc_id FROM definitions WHERE type = ? ORDER BY doc_id", (noun,))]
 
+    def uses(self, word: str) -> int:
+        """How many definitions place their subject with this word ("French": "… was a French painter")."""
+        found = self._one("SELECT uses FROM place_words WHERE word = ?", word)
+        return found[0] if found else 0
+
+    @cached_property
+    def size(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM definitions").fetchone()[0]
+
     def count(self, noun: str) -> int:
         return self._one("SELECT COUNT(*) FROM definitions WHERE type = ?", noun)[0]
 
@@ -395,6 +408,9 @@ def fill_definitions(db: sqlite3.Connection, definitions: Iterable[tuple[int, st
                    "WHERE definitions.plain = 0 AND excluded.plain = 1", rows())
     db.execute("CREATE INDEX definitions_by_type ON definitions (type, doc_id)")
     db.execute("CREATE INDEX definitions_by_document ON definitions (doc_id)")
+    words = Counter(w for (locale,) in db.execute("SELECT locale FROM definitions") for w in _PLACE_WORD.findall(locale))
+    db.execute("CREATE TABLE place_words (word TEXT PRIMARY KEY, uses INTEGER)")
+    db.executemany("INSERT INTO place_words VALUES (?, ?)", words.items())
 
 
 class CorpusStats:
@@ -430,6 +446,14 @@ class CorpusStats:
 
     def article_writes_the(self, text: str) -> bool:
         return self.definitions.definite(title_key(text))
+
+    def a_people(self, group: str) -> bool:
+        """Is the group word (each part of "Danish-French") one the knowledge base's definitions often
+        place people and things with ("French", "Mughal"), not an era, a style or a name ("Victorian",
+        "Symbolist", "Correggio")? Often: in at least PEOPLE_SHARE of the definitions (and 3)."""
+        parts = _PLACE_WORD.findall(without_the(without_article(group)))
+        least = max(3, PEOPLE_SHARE * self.definitions.size)
+        return bool(parts) and all(self.definitions.uses(part) >= least for part in parts)
 
     def kind_size(self, noun: str) -> int:
         """How many articles the knowledge base gives this type."""
@@ -565,6 +589,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "part of a compound word (\"Indo-___\")"
     if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")):
         return "a number computable from the sentence (a unit conversion)"
+    if span.kind == YEAR and _ANNIVERSARY.search(span.sentence) and len(set(YEAR_FORM.findall(span.sentence))) > 1:
+        return "a year computable from the sentence (\"the 600th anniversary of 1325\")"
     if span.kind == YEAR and _statistic_date(before, after):
         return "the date of a statistic (\"886,040 inhabitants in ___\"), not a fact worth knowing"
     if span.kind == "place" and _PLACE_THEN_ITS_COUNTRY.search(before):
@@ -625,8 +651,9 @@ def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
         return False  # "Henan Province" among "Yunnan", "Hunan": the form gives it away
     what, other = stats.type_of(answer.text), stats.type_of(candidate.text)
     if answer.kind == "group" and what is None:
-        return (other is None and group_kind(candidate.text) == group_kind(answer.text)
-                and not contain_each_other(candidate.text, answer.text))
+        kind = group_kind(answer.text)
+        return (other is None and group_kind(candidate.text) == kind and not contain_each_other(candidate.text, answer.text)
+                and (kind != "nation" or stats.a_people(candidate.text)))
     where = stats.where(answer.text)
     return what is not None and other == what and (not has_a_place(where) or placed_alike(where, stats.where(candidate.text)) > 0)
 
@@ -644,6 +671,7 @@ def needs_a_type(span: Span, stats: CorpusStats) -> bool:
     return span.kind not in (YEAR, QUANTITY, "group") and stats.type_of(span.text) is None
 
 
+PEOPLE_SHARE = 0.001  # of the definitions a people's word must place their subjects in (10,000 articles: French 197, Mughal 8, Victorian 4)
 MIN_KIND_SIZE = 10  # a kind with fewer members (continents, planets, oceans) is told apart by common knowledge
 
 
@@ -656,6 +684,8 @@ def kind_problem(span: Span, stats: CorpusStats) -> str | None:
     a reader could not rule out by common knowledge ("Antarctica" among the continents), or a name
     the sentence uses as something other than what its article is about ("Tonga", the language,
     whose article is the country's: countries would be offered for a language)."""
+    if span.kind == "group" and group_kind(span.text) == "nation" and not stats.a_people(span.text):
+        return "a group word the knowledge base seldom places anyone with: an era, a style or a name (\"Victorian\"), not a people"
     if span.kind in (YEAR, QUANTITY, "group"):
         return None
     kind = stats.type_of(span.text)

@@ -41,7 +41,9 @@ DEFINITIONS = [(1, "Sudan", "Sudan, officially the Republic of the Sudan, is a c
                (6, "Netherlands (country)", "The Netherlands is a country in Northwestern Europe."),
                (7, "Canada", "Canada is a country in North America."),
                *[(20 + i, name, f"{name} is a country in Africa.") for i, name in enumerate(("Egypt", "Kenya", "Chad", "Mali", "Ghana"))],
-               *[(10 + i, name, f"{name} was an English novelist.") for i, name in enumerate(("Ian Fleming", "John Gardner", "Gardner"))]]
+               *[(10 + i, name, f"{name} was an English novelist.") for i, name in enumerate(("Ian Fleming", "John Gardner", "Gardner"))],
+               *[(100 + 10 * i + j, f"Golfer {i}{j}", f"Golfer {i}{j} was a {people} golfer.")  # peoples the definitions use
+                 for i, people in enumerate(("American", "German", "Australian", "Argentine", "Canadian", "Irish")) for j in range(3)]]
 PEOPLE = CorpusStats([], latest_year=2024, definitions=DEFINITIONS)
 
 
@@ -104,8 +106,15 @@ def test_articles_follow_the_sound():
 
 
 def test_groups_stand_in_only_for_their_own_kind():
-    stats, answer = CorpusStats([], latest_year=2024), Span("group", "Danish", "x")
+    peoples = ["Danish", "Swedish", "Bengali", "Sudanese", "French", "Danish-French"]
+    stats = CorpusStats([], latest_year=2024, definitions=[(10 * i + j, f"Ann {i}{j}", f"Ann {i}{j} was a {people} painter.")
+                                                           for i, people in enumerate(peoples) for j in range(3)]
+                        + [(99, "Ada", "Ada was a Victorian painter.")])
+    answer = Span("group", "Danish", "x")
     assert same_form(Span("group", "Swedish", "x"), answer, stats)
+    assert not same_form(Span("group", "Victorian", "x"), answer, stats)  # an era: one definition places anyone with it
+    assert "seldom" in kind_problem(Span("group", "Victorian", "a Victorian painter"), stats)
+    assert kind_problem(Span("group", "Danish-French", "a Danish-French painter"), stats) is None
     assert not same_form(Span("group", "European", "x"), answer, stats)  # a continent's people among nations
     assert not same_form(Span("group", "Hindu", "x"), Span("group", "Bengali", "x"), stats)  # a religion
     assert not same_form(Span("group", "British", "x"), Span("group", "Scottish", "x"), stats)  # would also be right
@@ -148,6 +157,9 @@ def test_a_unit_conversion_is_not_a_question():
     sentence = "The blade is at least 60 mm (2.4 in) long."
     assert "unit conversion" in answer_problem(Span(QUANTITY, "2.4 in", sentence), "Knife")
     assert "unit conversion" in answer_problem(Span(QUANTITY, "60 mm", sentence), "Knife")
+    sentence = "In 1925, the 600th anniversary of its founding in 1325 was marked."
+    assert "computable" in answer_problem(Span(YEAR, "1925", sentence), "Tenochtitlan")
+    assert answer_problem(Span(YEAR, "1925", "It was marked in 1925."), "Tenochtitlan") is None
     assert answer_problem(Span(QUANTITY, "60 mm", "The blade is at least 60 mm long."), "Knife") is None
 
 
