@@ -64,6 +64,7 @@ _ARTICLE = re.compile(r"^(an?|An?) (.+)$")
 READ_WINDOW = 3  # words either side of the blank when an option is read in place
 READ_SPARE = 1  # candidates read beyond those still needed, in case some fail
 _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
+_FIRST_BRACKET = re.compile(r"\(([^()]*)\)")
 _ANNIVERSARY = re.compile(r"\b\d+(?:st|nd|rd|th)\s+(?:anniversary|birthday|centenary)|\b(?:centenary|centennial|bicentenary|bicentennial)\b", re.I)
 _CONVERSION = re.compile(r"^\s*\(\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")  # "60 mm (2.4 in)": the second is arithmetic
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
@@ -748,10 +749,23 @@ CONSIDERED = 5  # distractor candidates read in place, most tempting first
 POOL_LIMIT = 24  # same-kind candidates compared with the answer: neighbours' spans (nearest documents first), then related titles
 
 
-def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats, rng: np.random.Generator) -> list[str]:
+def bounding_years(title: str, text: str) -> set[int]:
+    """Years that bound the subject: in its title ("Indian Rebellion of 1857", "Russo-Turkish War
+    (1877–1878)") and its span of life or existence, the paragraph's first bracket with two years
+    ("Adolf Hitler (20 April 1889 – 30 April 1945)")."""
+    bounds = {int(y) for y in YEAR_FORM.findall(title)}
+    first = _FIRST_BRACKET.search(text)
+    if first and len(YEAR_FORM.findall(first.group(1))) == 2 and re.search(r"[–-]", first.group(1)):
+        bounds.update(int(y) for y in YEAR_FORM.findall(first.group(1)))
+    return bounds
+
+
+def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats, rng: np.random.Generator,
+               bounds: frozenset[int] = frozenset()) -> list[str]:
     """Texts that could replace the answer without standing out by form, none in the paragraph
     and none another name of the answer. Years and quantities: the three chosen, the nearest
-    values first (the neighbours' own, then made-up ones near the answer)."""
+    values first (the neighbours' own, then made-up ones near the answer); years on the answer's
+    side of each of the subject's `bounds` (bounding_years)."""
     texts: dict[str, str] = {}
     for candidate in pool:
         text = without_the(candidate.text)
@@ -768,6 +782,8 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
     if span.kind == YEAR:  # a year the paragraph's own dates make absurd ("2024" for a player who retired in 2006)
         years = [int(y) for y in YEAR_FORM.findall(paragraph)] or [int(span.text)]
         values = [v for v in values if min(years) - YEAR_MARGIN <= int(v) <= max(years) + YEAR_MARGIN]
+        gold = int(span.text)  # on the answer's side of every year that bounds the subject (none after Hitler's death)
+        values = [v for v in values if all(int(v) != b and (int(v) > b) == (gold > b) for b in bounds - {gold})]
     if len(values) < 3:
         return values
     closeness = [abs(_value(v) - _value(span.text)) for v in values]
@@ -879,7 +895,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
     dropped with reasons. Distractors come from the neighbours' spans, then from the setting's
     related titles, and those that fit the blank's sentence and the paragraph's article best are tried first."""
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
-    paragraph = _norm(text)
+    paragraph, bounds = _norm(text), frozenset(bounding_years(title, text))
     pools, dropped, seen, spans_seen = [], [], set(), list(neighbour_spans)
     for span in finder.spans(para_id, text):
         key = _norm(span.text)
@@ -898,7 +914,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
             dropped.append((span.text, problem))
             continue
         related = setting.related(span)
-        pool = _same_kind(span, [*neighbour_spans, *related], paragraph, finder.stats, rng)
+        pool = _same_kind(span, [*neighbour_spans, *related], paragraph, finder.stats, rng, bounds)
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue

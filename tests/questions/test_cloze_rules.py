@@ -17,6 +17,7 @@ from sea.questions.cloze import (
     _with_article,
     answer_problem,
     article_for,
+    bounding_years,
     cloze_drafts,
     kind_problem,
     placed_alike,
@@ -426,3 +427,19 @@ def test_a_name_used_as_another_kind_than_its_article_is_not_asked():
                         + [(99, "Tonga", "Tonga is a country in Polynesia.")])
     assert kind_problem(Span("place", "Tonga", "Lusaka lies in Tonga."), stats) is None
     assert "article is about a country" in kind_problem(Span("language", "Tonga", "Tonga is spoken in Lusaka."), stats)
+
+
+def test_year_distractors_stay_on_the_answers_side_of_the_years_that_bound_the_subject():
+    text = "Adolf Hitler (20 April 1889 – 30 April 1945) was a dictator. He became chancellor in 1933."
+    assert bounding_years("Adolf Hitler", text) == {1889, 1945}
+    assert bounding_years("Indian Rebellion of 1857", "It began (in May) as a mutiny.") == {1857}
+    assert bounding_years("Paris", "Paris (French pronunciation) is a city. It grew after 1850 and 1900.") == set()
+    answer = Span(YEAR, "1933", "He became chancellor in 1933.")
+    pool = [Span(YEAR, y, "") for y in ("1925", "1938", "1944", "1948", "1951", "1887")]
+    stats = CorpusStats([], latest_year=2024)
+    kept = _same_kind(answer, pool, text.lower(), stats, np.random.default_rng(0), frozenset({1889, 1945}))
+    assert len(kept) == 3 and all(1889 < int(y) < 1945 for y in kept)  # none after his death, none before his birth
+    after_1930 = [_same_kind(answer, pool, text.lower(), stats, np.random.default_rng(seed), frozenset({1930})) for seed in range(20)]
+    unbounded = [_same_kind(answer, pool, text.lower(), stats, np.random.default_rng(seed)) for seed in range(20)]
+    assert all(int(y) > 1930 for kept in after_1930 for y in kept)
+    assert any(int(y) <= 1930 for kept in unbounded for y in kept)  # the bound, not chance, kept them out
