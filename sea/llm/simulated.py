@@ -45,6 +45,11 @@ def parse_prompt(prompt: str) -> tuple[str, dict[str, str]]:
     return " ".join(question), options
 
 
+def prompt_of(messages: list[Message]) -> str:
+    """The text the simulated testee reads: every message but the system's."""
+    return "\n".join(message["content"] for message in messages if message["role"] != "system")
+
+
 def split_evidence(prompt: str) -> tuple[str, str | None]:
     """(the closed-book prompt, the paragraph shown) of an open-book prompt; (prompt, None) for any
     other. The paragraph is one JSON line, so nothing inside it can pose as the question or an option."""
@@ -131,10 +136,14 @@ class SimulatedTestee:
         answers = []
         for prompt, (closed, evidence), (_, options), doc_id in zip(prompts, shown, parsed, nearest[:, 0], strict=True):
             answer = self._answer(closed, options, int(doc_id))
-            if evidence is not None and len(options) >= 2 and self._rng(prompt).random() < self.profile.context_adoption:
+            if evidence is not None and len(options) >= 2 and self.adopts(prompt):
                 answer = f"Answer: {supported_option(options, evidence)}"
             answers.append(answer)
         return answers
+
+    def adopts(self, prompt: str) -> bool:
+        """Whether the testee, shown evidence in this prompt, answers from it (context_adoption, drawn per prompt)."""
+        return self._rng(prompt).random() < self.profile.context_adoption
 
     def _rng(self, prompt: str) -> np.random.Generator:
         return np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{self.profile.seed}\x1f{prompt}".encode(), digest_size=8).digest(), "big"))
@@ -153,7 +162,6 @@ class SimulatedTestee:
         return f"Answer: {supported}"
 
     async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply:
-        prompt = "\n".join(message["content"] for message in messages if message["role"] != "system")
-        text = await self._batcher.submit(prompt)
+        text = await self._batcher.submit(prompt_of(messages))
         # Token counts are estimates (~4 characters per token): this model has no tokenizer.
         return ProviderReply(text, max(1, sum(len(m["content"]) for m in messages) // 4), 3)

@@ -451,9 +451,9 @@ class CorpusStats:
     def a_people(self, group: str) -> bool:
         """Is the group word (each part of "Danish-French") one the knowledge base's definitions often
         place people and things with ("French", "Mughal"), not an era, a style or a name ("Victorian",
-        "Symbolist", "Correggio")? Often: in at least PEOPLE_SHARE of the definitions (and 3)."""
+        "Symbolist", "Correggio")? Often: in at least PEOPLE_SHARE of the definitions (and one)."""
         parts = _PLACE_WORD.findall(without_the(without_article(group)))
-        least = max(3, PEOPLE_SHARE * self.definitions.size)
+        least = max(1, PEOPLE_SHARE * self.definitions.size)
         return bool(parts) and all(self.definitions.uses(part) >= least for part in parts)
 
     def kind_size(self, noun: str) -> int:

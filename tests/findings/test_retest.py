@@ -2,14 +2,18 @@
 testee's configured context adoption is what the retest measures."""
 
 import json
+import math
 
 import pytest
 
+from sea.audit.workspace import Workspace
 from sea.choices import EVIDENCE_LABEL, TESTEE_INSTRUCTION
 from sea.errors import ParamsError
 from sea.findings.analysis import write_findings
 from sea.findings.retest import FIXED, SAME, cluster_assignments, retest, wrong_answers
-from sea.llm.simulated import parse_prompt, split_evidence
+from sea.llm.simulated import parse_prompt, prompt_of, split_evidence
+from sea.paragraphs import ParagraphStore
+from sea.questions.model import question_from_record
 from sea.questions.prompts import open_book_messages
 from sea.questions.prompts import testee_messages as closed_book_messages  # a "test…" name would be collected
 from sea.settings import FindingsSettings
@@ -40,9 +44,20 @@ def test_the_retest_measures_the_simulated_context_adoption(finished_audit):
     clusters = cluster_assignments(run.root / "findings", "simulated:probe")
     out = run.root / "findings"
     result = retest(run, "simulated:probe", None, 0, out, clusters)
-    assert result["asked"] == len(wrong_answers(run, "simulated:probe")) > 50
+    wrong = wrong_answers(run, "simulated:probe")
+    assert result["asked"] == len(wrong) > 50
+    # Fixed are exactly the answers the testee took from the paragraph: its per-prompt adoption draws.
+    texts = ParagraphStore(run.params.paths.kb_dir).rows(wrong["para_id"].drop_duplicates())["text"]
+    testee = Workspace.of(run.root).testee("simulated:probe").provider
+    adopted = sum(testee.adopts(prompt_of(open_book_messages(texts[q.para_id], q.question, q.options)))
+                  for q in map(question_from_record, wrong.to_dict("records")))
+    assert result["fixed"] == adopted
+    # Those draws follow the configured rate: within four standard errors (one run's 95% interval
+    # misses it one time in twenty; the default audit's 500 retested answers are in the README).
+    share, n = result["fixed_share"], result["asked"]
+    assert abs(share - CONTEXT_ADOPTION) < 4 * math.sqrt(CONTEXT_ADOPTION * (1 - CONTEXT_ADOPTION) / n)
     low, high = result["fixed_share_95"]
-    assert low <= CONTEXT_ADOPTION <= high  # the configured adoption, inside the measured share's 95% interval
+    assert low < share < high
     assert result["same"] + result["fixed"] >= 0.95 * result["asked"]  # not adopted: the same wrong answer as before
     assert sum(group["asked"] for group in result["by_category"]) == result["asked"]
     assert result["by_cluster"] and all(row["status"] in (FIXED, SAME, "another wrong answer") for row in result["questions"])

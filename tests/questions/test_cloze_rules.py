@@ -109,11 +109,10 @@ def test_articles_follow_the_sound():
 def test_groups_stand_in_only_for_their_own_kind():
     peoples = ["Danish", "Swedish", "Bengali", "Sudanese", "French", "Danish-French"]
     stats = CorpusStats([], latest_year=2024, definitions=[(10 * i + j, f"Ann {i}{j}", f"Ann {i}{j} was a {people} painter.")
-                                                           for i, people in enumerate(peoples) for j in range(3)]
-                        + [(99, "Ada", "Ada was a Victorian painter.")])
+                                                           for i, people in enumerate(peoples) for j in range(3)])
     answer = Span("group", "Danish", "x")
     assert same_form(Span("group", "Swedish", "x"), answer, stats)
-    assert not same_form(Span("group", "Victorian", "x"), answer, stats)  # an era: one definition places anyone with it
+    assert not same_form(Span("group", "Victorian", "x"), answer, stats)  # an era: no definition places anyone with it
     assert "seldom" in kind_problem(Span("group", "Victorian", "a Victorian painter"), stats)
     assert kind_problem(Span("group", "Danish-French", "a Danish-French painter"), stats) is None
     assert not same_form(Span("group", "European", "x"), answer, stats)  # a continent's people among nations
