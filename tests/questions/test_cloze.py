@@ -76,10 +76,11 @@ def test_deterministic_by_seed(generated, vital_sample, embedder):
 
 
 def test_too_few_distractors_is_a_recorded_drop(embedder):
-    places = [(1, "Quenwick", "Quenwick is a village in Lowshire."), (2, "Paris", "Paris is the capital of France."),
+    # Ashford reads as a place where it stands (spaCy calls "Quenwick" a person, which is no fair question either).
+    places = [(1, "Ashford", "Ashford is a village in Lowshire."), (2, "Paris", "Paris is the capital of France."),
               *[(10 + i, f"Hamlet {i}", f"Hamlet {i} is a village in Lowshire.") for i in range(9)]]  # villages, none nearby
     finder = EntityFinder(CorpusStats(["A paragraph."], latest_year=2024, definitions=places))
-    text = "The Zorblat Festival is held every spring in the village of Quenwick near the old mill."
+    text = "The Zorblat Festival is held every spring in the village of Ashford near the old mill."
     made, dropped = cloze_drafts(1, "Zorblat Festival", text, [Span("place", "Paris", "x")], finder, embedder.encode,
                                  n=5, variants=5, seed=0)
     assert dropped and any("distractors" in reason for _, reason in dropped)
