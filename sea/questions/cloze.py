@@ -704,8 +704,7 @@ def year_cycle(answer: Span) -> int:
     """The step the answer's year keeps: 4 for the Olympics and World Cups, or when the sentence's
     other years (two or more) are the answer's give or take whole multiples of four ("in ___, 1932
     and 1936"); otherwise 1. A year off the cycle is ruled out by it."""
-    gold = int(answer.text)
-    others = {int(y) for y in YEAR_FORM.findall(answer.sentence)} - {gold}
+    gold, others = int(answer.text), _other_years(answer)
     cyclic = len(others) >= 2 and all((other - gold) % 4 == 0 for other in others)
     return 4 if cyclic or _QUADRENNIAL.search(answer.sentence) else 1
 
@@ -716,8 +715,16 @@ def _plausible_year(year: int, answer: Span, stats: CorpusStats) -> bool:
     gold = int(answer.text)
     if year > stats.latest_year or abs(year - gold) > YEAR_RANGE or (year - gold) % year_cycle(answer):
         return False
-    others = {int(y) for y in YEAR_FORM.findall(answer.sentence)} - {gold}
-    return all(year != other and (year > other) == (gold > other) for other in others)
+    return on_the_answers_side(year, gold, _other_years(answer))
+
+
+def _other_years(answer: Span) -> set[int]:
+    return {int(y) for y in YEAR_FORM.findall(answer.sentence)} - {int(answer.text)}
+
+
+def on_the_answers_side(year: int, gold: int, bounds: Iterable[int]) -> bool:
+    """Is the year on the gold's side of every bound (and none of them)?"""
+    return all(year != bound and (year > bound) == (gold > bound) for bound in bounds if bound != gold)
 
 
 def _nearby_values(answer: Span, rng: np.random.Generator) -> list[str]:
@@ -782,8 +789,7 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
     if span.kind == YEAR:  # a year the paragraph's own dates make absurd ("2024" for a player who retired in 2006)
         years = [int(y) for y in YEAR_FORM.findall(paragraph)] or [int(span.text)]
         values = [v for v in values if min(years) - YEAR_MARGIN <= int(v) <= max(years) + YEAR_MARGIN]
-        gold = int(span.text)  # on the answer's side of every year that bounds the subject (none after Hitler's death)
-        values = [v for v in values if all(int(v) != b and (int(v) > b) == (gold > b) for b in bounds - {gold})]
+        values = [v for v in values if on_the_answers_side(int(v), int(span.text), bounds)]  # none after Hitler's death
     if len(values) < 3:
         return values
     closeness = [abs(_value(v) - _value(span.text)) for v in values]
