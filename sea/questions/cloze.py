@@ -495,9 +495,10 @@ class EntityFinder:
         return self._answers[para_id]
 
     def distractor_spans(self, para_id: int, text: str) -> list[Span]:
-        """The same kinds of span from a neighbouring paragraph, to serve as distractors: tagged
-        without the parser, as no sentence is needed (tagging neighbours is most of the time the
-        generator spends)."""
+        """The same kinds of span from a neighbouring paragraph, to serve as distractors: tagged by
+        the entity recogniser alone, as neither sentences nor part-of-speech tags are needed
+        (tagging neighbours is most of the time the generator spends; the recogniser has its own
+        token vectors, so its entities are the same as in the full pipeline)."""
         if para_id not in self._distractors:
             self.prime([], [(para_id, text)])
         return self._distractors[para_id]
@@ -505,7 +506,7 @@ class EntityFinder:
     def prime(self, answers: list[tuple[int, str]], neighbours: list[tuple[int, str]]) -> None:
         """Tag many paragraphs at once (spaCy is much faster in batches)."""
         self._tag([(p, t) for p, t in answers if p not in self._answers], self._answers, with_sentences=True)
-        with self.nlp.select_pipes(disable=["parser"]):
+        with self.nlp.select_pipes(enable=["ner"]):
             self._tag([(p, t) for p, t in neighbours if p not in self._distractors], self._distractors, with_sentences=False)
 
     def _tag(self, todo: list[tuple[int, str]], into: dict[int, list[Span]], with_sentences: bool) -> None:
