@@ -799,13 +799,16 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
 
 
 def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray], context: np.ndarray | None = None,
-                   articles: dict[str, np.ndarray] | None = None, stats: CorpusStats | None = None) -> tuple[list[str], float]:
+                   articles: dict[str, np.ndarray] | None = None, stats: CorpusStats | None = None,
+                   linked: Sequence[int] | None = None) -> tuple[list[str], float]:
     """The names whose own embedding is in the similarity band with the answer's, none sharing a
     word with a better one (two options that name one thing leave three real choices), and the
-    mean similarity of the first three. Best first: those whose definitions share the most of the
-    answer's whereabouts (`stats`: "East Africa" before "Africa"), then closest to the answer plus
-    closest to the `context` the blank stands in, each name told by its article's vector where it
-    has one (a capital for Scotland's: "Glasgow", "Dublin" before "Oslo")."""
+    mean similarity of the first three. Best first: those `linked` most to the answer (its article
+    names them, theirs name it: Spain's names Portugal and Morocco, not Poland), then those whose
+    definitions share the most of the answer's whereabouts (`stats`: "East Africa" before
+    "Africa"), then closest to the answer plus closest to the `context` the blank stands in, each
+    name told by its article's vector where it has one (a capital for Scotland's: "Glasgow",
+    "Dublin" before "Oslo")."""
     if span.kind in (YEAR, QUANTITY):
         return names, 0.5
     scores = np.array([float(vectors[name] @ vectors[span.text]) for name in names])
@@ -815,9 +818,10 @@ def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray],
                     for v in told])
     where = stats.where(span.text) if stats else frozenset()
     shared = np.array([placed_alike(where, stats.where(name)) if where else 0 for name in names])
+    links = np.asarray(linked if linked is not None else np.zeros(len(names)))
     low, high = SIMILARITY_BAND
     ranked = []
-    for i in np.lexsort((-fit, -shared)):
+    for i in np.lexsort((-fit, -shared, -links)):
         if (low <= scores[i] < high and not any(same_name(names[i], names[j]) for j in ranked)
                 and len(ranked) < CONSIDERED):
             ranked.append(int(i))
@@ -883,16 +887,34 @@ def _read_alike(candidate: Candidate, readings: list[Reading] | None) -> tuple[l
 
 
 Related = Callable[[Span], list[Span]]  # an answer -> titles of its type whose articles are nearest its own
+Linked = Callable[[str, list[str]], list[int]]  # (answer, names) -> per name, how many of the two articles name the other
+
+
+def names_in(text: str, name: str) -> bool:
+    """Is the name written in the text as a whole name ("Niger" is not in "Nigeria")?"""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def links_between(answer: str, names: list[str], leads: Callable[[str], str | None]) -> list[int]:
+    """Per name, how many of the two articles' leads (`leads`: a name -> its article's lead, or
+    None) name the other: 2 when Spain's names Portugal and Portugal's names Spain."""
+    home = leads(answer)
+    counts = []
+    for name in names:
+        own = leads(name)
+        counts.append(int(home is not None and names_in(home, name)) + int(own is not None and names_in(own, answer)))
+    return counts
 
 
 @dataclass(frozen=True)
 class Setting:
     """Where the paragraph stands in the knowledge base, for distractors that fit it: `related`
-    titles for an answer, the article vectors of names that have an article, and `home`, the
-    vector of the paragraph's own article."""
+    titles for an answer, the article vectors of names that have an article, `home`, the vector
+    of the paragraph's own article, and how `linked` names are to an answer by their articles."""
     related: Related = lambda span: []
     article_vectors: Callable[[list[str]], dict[str, np.ndarray]] = lambda names: {}
     home: np.ndarray | None = None
+    linked: Linked = lambda answer, names: [0] * len(names)
 
 
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span], finder: EntityFinder, encode: Encode,
@@ -944,7 +966,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         context = vectors.get(cloze)
         if context is not None and setting.home is not None:
             context = (context + setting.home) / np.linalg.norm(context + setting.home)
-        distractors, closeness = _most_tempting(span, pool, vectors, context, articles, finder.stats)
+        linked = setting.linked(span.text, pool) if span.kind not in (YEAR, QUANTITY) else None
+        distractors, closeness = _most_tempting(span, pool, vectors, context, articles, finder.stats, linked)
         if len(distractors) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors close to the answer but not paraphrases"))
             continue

@@ -25,6 +25,7 @@ from sea.questions.cloze import (
     Span,
     cloze_drafts,
     fill_definitions,
+    links_between,
     sampled,
 )
 from sea.questions.gate import DuplicateFilter, verify
@@ -103,6 +104,7 @@ class QuestionGenerator:
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
             self._doc_vectors, self._doc_row = vectors, {int(d): i for i, d in enumerate(doc_ids)}
             self._type_members: dict[str, list[int]] = {}
+            self._leads: dict[int, str | None] = {}
 
     def paragraph(self, para_id: int) -> Paragraph:
         try:
@@ -159,7 +161,8 @@ class QuestionGenerator:
         self.finder.prime([(paragraph.para_id, paragraph.text)], neighbours)
         spans = [span for para_id, text in neighbours for span in self.finder.distractor_spans(para_id, text)]
         home = np.asarray(self._doc_vectors[self._doc_row[paragraph.doc_id]])
-        setting = Setting(lambda span: self._related(span, home), self._article_vectors, home)
+        setting = Setting(lambda span: self._related(span, home), self._article_vectors, home,
+                          lambda answer, names: links_between(answer, names, self._lead))
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text, spans, self.finder, self.encode,
                                      settings.per_paragraph, settings.variants, settings.seed, setting)
         return Drafted(made, [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in dropped])
@@ -181,6 +184,16 @@ class QuestionGenerator:
         """The vectors of the articles about these names, for those that have one."""
         rows = {name: self._doc_row.get(self.finder.stats.document_of(name)) for name in names}
         return {name: np.asarray(self._doc_vectors[row]) for name, row in rows.items() if row is not None}
+
+    def _lead(self, name: str) -> str | None:
+        """The first paragraph of the article about this name, if the knowledge base has one."""
+        doc_id = self.finder.stats.document_of(name)
+        if doc_id is None:
+            return None
+        if doc_id not in self._leads:
+            paragraphs = self.store.of_documents([doc_id])
+            self._leads[doc_id] = paragraphs["text"].iloc[0] if len(paragraphs) else None
+        return self._leads[doc_id]
 
     def _members(self, noun: str) -> list[int]:
         """The documents of a type that have vectors, at most TYPE_SAMPLE of them (seeded), sorted."""

@@ -20,6 +20,7 @@ from sea.questions.cloze import (
     bounding_years,
     cloze_drafts,
     kind_problem,
+    links_between,
     placed_alike,
     year_cycle,
     same_form,
@@ -400,6 +401,23 @@ def test_distractors_are_placed_where_the_answer_is():
     assert ranked == ["Mauritania", "Eritrea"]  # nearer the answer's vector
     ranked, _ = _most_tempting(sudan, ["Mauritania", "Eritrea"], vectors, stats=PLACES)
     assert ranked == ["Eritrea", "Mauritania"]  # "Northeast Africa" shares more of where Sudan is than "Northwest Africa"
+
+
+def test_neighbours_the_articles_name_are_offered_first():
+    leads = {"Spain": "Spain is a country in Southwestern Europe, bordered by Portugal and France.",
+             "Portugal": "Portugal is a country on the Iberian Peninsula; Spain is its only neighbour.",
+             "Morocco": "Morocco faces Spain across the Strait of Gibraltar.",
+             "Niger": "Niger is a landlocked country in West Africa."}
+    names = ["Poland", "Portugal", "Morocco", "France", "Nigeria"]
+    assert links_between("Spain", names, leads.get) == [0, 2, 1, 1, 0]  # Poland's article (none here) and Spain's ignore each other
+    assert links_between("Niger", ["Nigeria"], {"Nigeria": "Nigeria borders the Niger-Benue trough."}.get) == [0]  # not a whole name
+    spain = Span("place", "Spain", "x")
+    vectors = {"Spain": np.array([1.0, 0.0]), "Poland": np.array([0.7, 0.714]), "Portugal": np.array([0.5, 0.866]),
+               "Morocco": np.array([0.4, 0.917]), "Italy": np.array([0.6, 0.8])}
+    ranked, _ = _most_tempting(spain, ["Poland", "Italy", "Portugal", "Morocco"], vectors)
+    assert ranked == ["Poland", "Italy", "Portugal", "Morocco"]  # by vectors alone
+    ranked, _ = _most_tempting(spain, ["Poland", "Italy", "Portugal", "Morocco"], vectors, linked=[0, 0, 2, 1])
+    assert ranked == ["Portugal", "Morocco", "Poland", "Italy"]
 
 
 def test_a_name_that_carries_its_kind_stands_only_among_names_that_do():
