@@ -40,7 +40,8 @@ def _flow_runs(api_url: str) -> list[dict]:
 
 
 def test_a_served_schedule_fires_runs_audits_to_completion_and_stops_with_its_server(vital_sample, tmp_path):
-    params_path = write_params(small_audit(vital_sample, tmp_path / "runs", search__arms=["sea"]), tmp_path / "params.yaml")
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea"], budget__testee_calls=48)  # a short audit: the schedule is on trial
+    params_path = write_params(params, tmp_path / "params.yaml")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
     env.update(PREFECT_HOME=str(tmp_path / "prefect"), PREFECT_SERVER_ANALYTICS_ENABLED="false", PREFECT_LOGGING_LEVEL="WARNING",
                PREFECT_SERVER_SERVICES_SCHEDULER_LOOP_SECONDS="1",  # the server's default looks for due runs once a minute

@@ -34,8 +34,10 @@ def closed_port() -> int:
 
 @pytest.fixture
 def params_path(vital_sample, tmp_path):
-    """Two arms: a fault in the first must leave the second to the resumed run too."""
-    return write_params(small_audit(vital_sample, tmp_path / "runs", search__arms=["sea", "random"]), tmp_path / "params.yaml")
+    """Two arms: a fault in the first must leave the second to the resumed run too (72 questions
+    each: a dozen steps or more, as few as the faults need)."""
+    return write_params(small_audit(vital_sample, tmp_path / "runs", search__arms=["sea", "random"], budget__testee_calls=72),
+                        tmp_path / "params.yaml")
 
 
 @pytest.mark.parametrize(("args", "message"), [
