@@ -885,9 +885,9 @@ def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[
         return span.text, lambda option: option
     word = match.group(1)
     capital = word[0].isupper()
-    if word.lower() == "the":  # a group is an adjective here ("the British monarchy"): every option keeps "the"
+    if word.lower() == "the":  # a group or a year is an adjective here ("the British monarchy", "the 2023 Birthday Honours"): every option keeps "the"
         return match.group(0), lambda option: f"{word} {option}" if (
-            span.kind == "group" or option == span.text or takes_the(option, definite)) else (
+            span.kind in ("group", YEAR, QUANTITY) or option == span.text or takes_the(option, definite)) else (
             option[:1].upper() + option[1:] if capital else option)
     return match.group(0), lambda option: f"{article_for(option).capitalize() if capital else article_for(option)} {option}"
 

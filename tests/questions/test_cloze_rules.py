@@ -332,6 +332,9 @@ def test_the_moves_into_the_blank_with_the_names_that_take_it():
     group = Span("group", "British", "In 1783 the British monarchy acknowledged it.", with_the=True)
     _, written = _with_article(group, {})
     assert [written(o) for o in ("British", "Spanish")] == ["the British", "the Spanish"]  # an adjective: all keep "the"
+    year = Span(YEAR, "2023", "He was knighted in the 2023 Birthday Honours.")
+    _, written = _with_article(year, {})
+    assert [written(o) for o in ("2023", "2019")] == ["the 2023", "the 2019"]  # so is a year
 
 
 def test_a_name_its_own_article_writes_with_the_takes_the_in_the_blank():
