@@ -628,15 +628,21 @@ def answer_problem(span: Span, title: str) -> str | None:
     return None
 
 
+_IRREGULAR_FORMS = [("france", "french"), ("spain", "spanish"), ("rome", "roman"), ("netherlands", "dutch"), ("wales", "welsh"),
+                    ("denmark", "danish"), ("finland", "finnish"), ("poland", "polish"), ("switzerland", "swiss"),
+                    ("ireland", "irish"), ("philippines", "filipino"), ("madagascar", "malagasy")]
+_OTHER_FORMS = {a: b for pair in _IRREGULAR_FORMS for a, b in (pair, pair[::-1])}  # the place and its people's word, both ways
+
+
 def word_form_given(answer: str, text: str) -> bool:
     """Does the text name the answer in another form: "Scottish" for "Scotland", "Chilean" for
-    "Chile", "Curium" for "Curie"? (A name's first four letters or more, at least half of it,
-    begin a word of the text.)"""
+    "Chile", "Curium" for "Curie", "Roman" for "Rome"? (A name's first four letters or more, at
+    least half of it, begin a word of the text; or the word is the name's irregular form.)"""
     words = {w.lower() for w in _LETTERS.findall(text)}
     for name in _LETTERS.findall(answer):
         if name[0].isupper() and len(name) >= GIVEN_PREFIX and name.lower() not in _HEAD_WORDS:
             stem = name[:max(GIVEN_PREFIX, (len(name) + 1) // 2)].lower()
-            if any(w.startswith(stem) for w in words):
+            if any(w.startswith(stem) for w in words) or _OTHER_FORMS.get(name.lower()) in {w.removesuffix("s") for w in words}:
                 return True
     return False
 

@@ -149,6 +149,8 @@ def test_another_form_of_the_answer_in_the_question_gives_it_away():
     assert word_form_given("Pierre Curie", "Curium was named after Marie and ___") and word_form_given("Chile", "a Chilean politician")
     assert word_form_given("an Italian", "He led the Kingdom of Italy")
     assert not word_form_given("Moldavian", "a national hero in Moldova") and not word_form_given("Paris", "the Parliament")
+    assert word_form_given("Rome", "In ancient Roman religion, Mars was the god of war") and word_form_given("French", "born in France")
+    assert word_form_given("Rome", "the Romans") and not word_form_given("Rome", "the Kingdom of Romania")
     span = Span("person", "Alessandro Volta", "It is named after Alessandro Volta.")
     assert "another form" in answer_problem(span, "Volt")
     assert "compound" in answer_problem(Span("group", "Iranian", "It is in the Indo-Iranian branch."), "Nepali language")
