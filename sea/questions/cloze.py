@@ -779,7 +779,7 @@ class Candidate:
 
 Encode = Callable[[list[str]], np.ndarray]  # texts -> normalised embeddings
 CONSIDERED = 5  # distractor candidates read in place, most tempting first
-POOL_LIMIT = 24  # same-kind candidates compared with the answer: neighbours' spans (nearest documents first), then related titles
+POOL_LIMIT = 24  # same-kind candidates compared with the answer: names its own article names, neighbours' spans (nearest documents first), then related titles
 
 
 def bounding_years(title: str, text: str) -> set[int]:
@@ -920,6 +920,21 @@ def names_in(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
 
 
+_BORDERS = re.compile(r"\bborder(?:s|ed|ing)?\b|\bneighbou?r(?:s|ing)?\b|\badjacent\b|\btripoint\b|\btrijunction\b", re.IGNORECASE)
+
+
+def about_borders(sentence: str) -> bool:
+    """Does the sentence say what borders what ("bordered by Ecuador and ___")? Then a distractor
+    that is nobody's neighbour there (Uruguay for Colombia's northwest) is ruled out by a map."""
+    return _BORDERS.search(sentence) is not None
+
+
+def neighbours_only(names: list[str], linked: Sequence[int]) -> tuple[list[str], list[int]]:
+    """The names linked to the answer by their articles (links_between), with their links."""
+    kept = [(name, links) for name, links in zip(names, linked, strict=True) if links]
+    return [name for name, _ in kept], [links for _, links in kept]
+
+
 def links_between(answer: str, names: list[str], leads: Callable[[str], str | None]) -> list[int]:
     """Per name, how many of the two articles' leads (`leads`: a name -> its article's lead, or
     None) name the other: 2 when Spain's names Portugal and Portugal's names Spain."""
@@ -935,11 +950,13 @@ def links_between(answer: str, names: list[str], leads: Callable[[str], str | No
 class Setting:
     """Where the paragraph stands in the knowledge base, for distractors that fit it: `related`
     titles for an answer, the article vectors of names that have an article, `home`, the vector
-    of the paragraph's own article, and how `linked` names are to an answer by their articles."""
+    of the paragraph's own article, how `linked` names are to an answer by their articles, and the
+    names of its kind the answer's article names (`named_by`), offered before any other."""
     related: Related = lambda span: []
     article_vectors: Callable[[list[str]], dict[str, np.ndarray]] = lambda names: {}
     home: np.ndarray | None = None
     linked: Linked = lambda answer, names: [0] * len(names)
+    named_by: Related = lambda span: []  # names of the answer's kind that its own article's lead names (Spain's: Portugal, France)
 
 
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span], finder: EntityFinder, encode: Encode,
@@ -967,13 +984,14 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         if problem:
             dropped.append((span.text, problem))
             continue
+        named = setting.named_by(span) if span.kind not in (YEAR, QUANTITY) else []
         related = setting.related(span)
-        pool = _same_kind(span, [*neighbour_spans, *related], paragraph, finder.stats, rng, bounds)
+        pool = _same_kind(span, [*named, *neighbour_spans, *related], paragraph, finder.stats, rng, bounds)
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue
         pools.append((span, pool))
-        spans_seen += related
+        spans_seen += named + related
     definite = written_with_the(spans_seen, finder.stats)
     named = []
     for span, pool in pools:
@@ -992,6 +1010,11 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         if context is not None and setting.home is not None:
             context = (context + setting.home) / np.linalg.norm(context + setting.home)
         linked = setting.linked(span.text, pool) if span.kind not in (YEAR, QUANTITY) else None
+        if linked is not None and about_borders(span.sentence):
+            pool, linked = neighbours_only(pool, linked)
+            if len(pool) < 3:
+                dropped.append((span.text, "a sentence about borders, and fewer than three distractors linked to the answer by their articles"))
+                continue
         distractors, closeness = _most_tempting(span, pool, vectors, context, articles, finder.stats, linked)
         if len(distractors) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors close to the answer but not paraphrases"))

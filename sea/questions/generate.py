@@ -105,7 +105,7 @@ class QuestionGenerator:
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
             self._doc_vectors, self._doc_row = vectors, {int(d): i for i, d in enumerate(doc_ids)}
             self._type_members: dict[str, list[int]] = {}
-            self._leads: dict[int, str | None] = {}
+            self._leads: dict[int, tuple[int, str] | None] = {}
 
     def paragraph(self, para_id: int) -> Paragraph:
         try:
@@ -163,7 +163,7 @@ class QuestionGenerator:
         spans = [span for para_id, text in neighbours for span in self.finder.distractor_spans(para_id, text)]
         home = np.asarray(self._doc_vectors[self._doc_row[paragraph.doc_id]])
         setting = Setting(lambda span: self._related(span, home), self._article_vectors, home,
-                          lambda answer, names: links_between(answer, names, self._lead))
+                          lambda answer, names: links_between(answer, names, self._lead), self._named_by)
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text, spans, self.finder, self.encode,
                                      settings.per_paragraph, settings.variants, settings.seed, setting)
         return Drafted(made, [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in dropped])
@@ -186,15 +186,24 @@ class QuestionGenerator:
         rows = {name: self._doc_row.get(self.finder.stats.document_of(name)) for name in names}
         return {name: np.asarray(self._doc_vectors[row]) for name, row in rows.items() if row is not None}
 
-    def _lead(self, name: str) -> str | None:
-        """The first paragraph of the article about this name, if the knowledge base has one."""
+    def _lead_paragraph(self, name: str) -> tuple[int, str] | None:
+        """(para_id, text) of the first paragraph of the article about this name, if the knowledge base has one."""
         doc_id = self.finder.stats.document_of(name)
         if doc_id is None:
             return None
         if doc_id not in self._leads:
             paragraphs = self.store.of_documents([doc_id])
-            self._leads[doc_id] = paragraphs["text"].iloc[0] if len(paragraphs) else None
+            self._leads[doc_id] = (int(paragraphs["para_id"].iloc[0]), paragraphs["text"].iloc[0]) if len(paragraphs) else None
         return self._leads[doc_id]
+
+    def _lead(self, name: str) -> str | None:
+        lead = self._lead_paragraph(name)
+        return lead[1] if lead else None
+
+    def _named_by(self, span: Span) -> list[Span]:
+        """The names of the answer's kind that the lead of its own article names."""
+        lead = self._lead_paragraph(span.text)
+        return [found for found in self.finder.distractor_spans(*lead) if found.kind == span.kind] if lead else []
 
     def _members(self, noun: str) -> list[int]:
         """The documents of a type that have vectors, at most TYPE_SAMPLE of them (seeded), sorted."""

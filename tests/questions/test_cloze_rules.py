@@ -15,12 +15,14 @@ from sea.questions.cloze import (
     _nearby_values,
     _same_kind,
     _with_article,
+    about_borders,
     answer_problem,
     article_for,
     bounding_years,
     cloze_drafts,
     kind_problem,
     links_between,
+    neighbours_only,
     placed_alike,
     year_cycle,
     same_form,
@@ -423,6 +425,10 @@ def test_neighbours_the_articles_name_are_offered_first():
     assert ranked == ["Poland", "Italy", "Portugal", "Morocco"]  # by vectors alone
     ranked, _ = _most_tempting(spain, ["Poland", "Italy", "Portugal", "Morocco"], vectors, linked=[0, 0, 2, 1])
     assert ranked == ["Portugal", "Morocco", "Poland", "Italy"]
+    # Where the sentence says what borders what, only linked names may stand (not Uruguay for Colombia's northwest).
+    assert about_borders("Colombia is bordered by Venezuela to the east and _____ to the northwest.")
+    assert about_borders("It is a tripoint of three countries.") and not about_borders("Spain won the match.")
+    assert neighbours_only(["Poland", "Portugal", "Morocco"], [0, 2, 1]) == (["Portugal", "Morocco"], [2, 1])
 
 
 def test_a_name_that_carries_its_kind_stands_only_among_names_that_do():
