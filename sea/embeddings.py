@@ -16,7 +16,8 @@ from sea.errors import ParamsError
 from sea.files import replacing, write_text
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings, Params
-from sea.vector_cache import VectorCache, text_key
+from sea.sqlite_store import text_key
+from sea.vector_cache import VectorCache
 
 VECTORS_FILE = "documents.npy"
 IDS_FILE = "doc_ids.npy"

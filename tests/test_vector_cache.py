@@ -2,7 +2,8 @@ import sqlite3
 
 import numpy as np
 
-from sea.vector_cache import VectorCache, text_key
+from sea.sqlite_store import text_key
+from sea.vector_cache import VectorCache
 
 
 def test_round_trip_and_model_separation(tmp_path):
