@@ -38,6 +38,11 @@ def central_rows(vectors: np.ndarray, labels: np.ndarray, cluster: int) -> list[
     return rows[np.argsort(-(vectors[rows] @ centroid), kind="stable")].tolist()
 
 
+def nearest_centroid(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    """Each row's nearest centroid by cosine similarity, as an index into `centroids`."""
+    return np.argmax(vectors @ (centroids / np.linalg.norm(centroids, axis=1, keepdims=True)).T, axis=1)
+
+
 def recovery(labels: np.ndarray, truth: np.ndarray) -> dict[str, float | int]:
     """Clusters against known groups (planted blind-spot regions), over the rows that have one:
     adjusted Rand index, homogeneity (each cluster holds one region; purity in spirit),

@@ -42,10 +42,15 @@ def test_findings_of_a_small_simulated_audit(finished_audit, tmp_path):
     shuffled = [recovery(labels, np.random.default_rng(seed).permutation(truth))["adjusted_rand"] for seed in range(50)]
     assert found["ground_truth"]["regions_with_sources"] >= 2
     assert found["ground_truth"]["adjusted_rand"] > np.mean(shuffled) + 0.2
+    # How far the vectors separate the regions at all: sources put with the nearest region centroid.
+    by_centroid = found["ground_truth"]["nearest_region_centroid"]
+    assert set(by_centroid) == {"adjusted_rand", "homogeneity", "completeness"}
+    assert by_centroid["adjusted_rand"] > np.mean(shuffled) + 0.2
+    assert f"adjusted Rand {by_centroid['adjusted_rand']:.2f}: that is how far" in written[1].read_text(encoding="utf-8")
     # The report shows them: the table, the recovery figures, the map.
     page = build_report(run, tmp_path / "audit.html", tmp_path / "findings").read_text(encoding="utf-8")
     section = page.split("<h2>Error clusters</h2>")[1].split("<h2>")[0]
-    assert "distinctive terms" in section and "adjusted Rand" in section and 'alt="map of the evaluated articles' in section
+    assert "distinctive terms" in section and "mean vector, would score adjusted Rand" in section and 'alt="map of the evaluated articles' in section
     # Too few sources for a cluster: said in words, not an error.
     written = write_findings(run, FindingsSettings(min_cluster_size=10_000), tmp_path / "none")
     assert "Too few sources to cluster" in written[1].read_text(encoding="utf-8")

@@ -3,7 +3,7 @@ left unclustered, and the recovery figures against known groups."""
 
 import numpy as np
 
-from sea.findings.clusters import UNCLUSTERED, central_rows, cluster_sources, recovery
+from sea.findings.clusters import UNCLUSTERED, central_rows, cluster_sources, nearest_centroid, recovery
 
 
 def _around(centre: np.ndarray, count: int, spread: float, rng: np.random.Generator) -> np.ndarray:
@@ -36,3 +36,9 @@ def test_recovery_against_known_groups():
     assert merged["completeness"] == 1.0 and merged["homogeneity"] == 0.0
     alone = recovery(np.array([UNCLUSTERED] * 6), truth)  # unclustered rows are no cluster together
     assert alone["completeness"] < 0.5 and alone["adjusted_rand"] == 0.0
+
+
+def test_each_row_goes_to_the_centroid_nearest_in_angle_not_in_length():
+    centroids = np.array([[10.0, 0.0], [0.0, 0.1]])  # lengths differ: only the direction counts
+    rows = np.array([[0.9, 0.1], [0.1, 0.9], [0.6, 0.8]])
+    assert nearest_centroid(rows, centroids).tolist() == [0, 1, 1]
