@@ -628,6 +628,39 @@ def answer_problem(span: Span, title: str) -> str | None:
     return None
 
 
+_NAME_TOKEN = re.compile(r"[\w'’-]+")
+NAME_WORDS = 4  # words in the longest name looked up around a blank ("Spring and Autumn period")
+
+
+def placed_by_the_question(span: Span, title: str, stats: CorpusStats) -> str | None:
+    """Another name in the sentence that the knowledge base places in the answer: "the Tang
+    dynasty" (an imperial dynasty of China) gives away China, "Punjab" India or Pakistan, whatever
+    the question is about. Not a name the answer's own article places it with in turn (neighbours
+    name each other: Zambia and Zimbabwe), nor the title: where its subject lies is the fact asked."""
+    answer = _place_key(span.text)
+    if not answer:
+        return None
+    before, _, after = span.sentence.partition(span.text)
+    own, answer_with = title_key(title), {_place_key(place) for place in stats.where(span.text)}
+    for part in (before, after):
+        words = _NAME_TOKEN.findall(part)
+        for start in (i for i, word in enumerate(words) if word[0].isupper()):
+            for end in range(start + 1, min(start + NAME_WORDS, len(words)) + 1):
+                name = " ".join(words[start:end])
+                if (title_key(name) != own and _place_key(name) not in answer_with
+                        and any(_place_key(place) == answer for place in stats.where(name))):
+                    return f"\"{name}\" in the question lies in the answer, by its article: it gives the answer away"
+    return None
+
+
+def _place_key(name: str) -> frozenset[str]:
+    """A place's name as its words' first letters, compass words whole ("Indian" and "India" meet,
+    "South Africa" and "Southern Africa" do not)."""
+    words = [w.lower() for w in without_the(name).split()]
+    telling = [w if w in _COMPASS else w[:GIVEN_PREFIX] for w in words if w not in _KIND_WORDS]
+    return frozenset(telling or ([" ".join(words)] if words else []))
+
+
 _IRREGULAR_FORMS = [("france", "french"), ("spain", "spanish"), ("rome", "roman"), ("netherlands", "dutch"), ("wales", "welsh"),
                     ("denmark", "danish"), ("finland", "finnish"), ("poland", "polish"), ("switzerland", "swiss"),
                     ("ireland", "irish"), ("philippines", "filipino"), ("madagascar", "malagasy")]
@@ -980,7 +1013,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         if needs_a_type(span, finder.stats):
             dropped.append((span.text, f"no article says what this {span.kind} is, so no distractor can be shown to be of its kind"))
             continue
-        problem = kind_problem(span, finder.stats)
+        problem = kind_problem(span, finder.stats) or placed_by_the_question(span, title, finder.stats)
         if problem:
             dropped.append((span.text, problem))
             continue

@@ -24,6 +24,7 @@ from sea.questions.cloze import (
     links_between,
     neighbours_only,
     placed_alike,
+    placed_by_the_question,
     year_cycle,
     same_form,
     same_name,
@@ -471,3 +472,22 @@ def test_year_distractors_stay_on_the_answers_side_of_the_years_that_bound_the_s
     unbounded = [_same_kind(answer, pool, text.lower(), stats, np.random.default_rng(seed)) for seed in range(20)]
     assert all(int(y) > 1930 for kept in after_1930 for y in kept)
     assert any(int(y) <= 1930 for kept in unbounded for y in kept)  # the bound, not chance, kept them out
+
+
+def test_a_name_that_its_article_places_in_the_answer_gives_the_answer_away():
+    stats = CorpusStats([], latest_year=2024, definitions=[
+        (1, "Tang dynasty", "The Tang dynasty was an imperial dynasty of China that ruled from 618 to 907."),
+        (2, "China", "China is a country in East Asia."),
+        (3, "Zambia", "Zambia is a landlocked country in Southern Africa, bordered by Zimbabwe and Botswana."),
+        (4, "Zimbabwe", "Zimbabwe is a landlocked country in Southern Africa, bordered by Zambia and Botswana."),
+        (5, "Chang'an", "Chang'an is an ancient capital of China.")])
+    sentence = "The An Lushan rebellion was a civil war in China at the midpoint of the Tang dynasty."
+    assert "Tang dynasty" in placed_by_the_question(Span("place", "China", sentence), "An Lushan rebellion", stats)
+    assert placed_by_the_question(Span("group", "Chinese", sentence.replace("China", "Chinese")), "An Lushan rebellion", stats)
+    # The title is what the question asks about: where it lies is the fact asked, not a give-away.
+    assert placed_by_the_question(Span("place", "China", "Chang'an was a capital of China."), "Chang'an", stats) is None
+    # Neighbours name each other: Zimbabwe does not give Zambia away.
+    bordered = "Botswana borders Zimbabwe and Zambia."
+    assert placed_by_the_question(Span("place", "Zambia", bordered), "Botswana", stats) is None
+    # Another place of the same continent is no give-away: "South Africa" is not "Southern Africa".
+    assert placed_by_the_question(Span("place", "South Africa", "Zambia lies north of South Africa."), "Botswana", stats) is None
