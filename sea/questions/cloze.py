@@ -956,6 +956,20 @@ def names_in(text: str, name: str) -> bool:
 _BORDERS = re.compile(r"\bborder(?:s|ed|ing)?\b|\bneighbou?r(?:s|ing)?\b|\badjacent\b|\btripoint\b|\btrijunction\b", re.IGNORECASE)
 
 
+def named_containers(span: Span, stats: CorpusStats) -> set[frozenset[str]]:
+    """The places the answer's article puts it in that its sentence names too ("a country in
+    Central America", "___, Greece", "a North American league"): a reader rules out any option
+    that does not lie there, so every distractor must."""
+    words = {w.lower() for w in _LETTERS.findall(span.sentence.replace(span.text, " "))}
+    return {key for key in map(_place_key, stats.where(span.text))
+            if key and all(k in words if k in _COMPASS else any(w.startswith(k) for w in words) for k in key)}
+
+
+def lies_within(name: str, containers: set[frozenset[str]], stats: CorpusStats) -> bool:
+    """Does the name's article put it in each of these places (named_containers)?"""
+    return containers <= {_place_key(place) for place in stats.where(name)}
+
+
 def about_borders(sentence: str) -> bool:
     """Does the sentence say what borders what ("bordered by Ecuador and ___")? Then a distractor
     that is nobody's neighbour there (Uruguay for Colombia's northwest) is ruled out by a map."""
@@ -1042,6 +1056,12 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
         context = vectors.get(cloze)
         if context is not None and setting.home is not None:
             context = (context + setting.home) / np.linalg.norm(context + setting.home)
+        within = named_containers(span, finder.stats) if span.kind not in (YEAR, QUANTITY) else set()
+        if within:
+            pool = [name for name in pool if lies_within(name, within, finder.stats)]
+            if len(pool) < 3:
+                dropped.append((span.text, "the sentence names where the answer lies, and fewer than three distractors lie there too"))
+                continue
         linked = setting.linked(span.text, pool) if span.kind not in (YEAR, QUANTITY) else None
         if linked is not None and about_borders(span.sentence):
             pool, linked = neighbours_only(pool, linked)

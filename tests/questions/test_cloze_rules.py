@@ -21,7 +21,9 @@ from sea.questions.cloze import (
     bounding_years,
     cloze_drafts,
     kind_problem,
+    lies_within,
     links_between,
+    named_containers,
     neighbours_only,
     placed_alike,
     placed_by_the_question,
@@ -491,3 +493,21 @@ def test_a_name_that_its_article_places_in_the_answer_gives_the_answer_away():
     assert placed_by_the_question(Span("place", "Zambia", bordered), "Botswana", stats) is None
     # Another place of the same continent is no give-away: "South Africa" is not "Southern Africa".
     assert placed_by_the_question(Span("place", "South Africa", "Zambia lies north of South Africa."), "Botswana", stats) is None
+
+
+def test_a_place_the_sentence_names_the_answer_in_holds_every_distractor():
+    stats = CorpusStats([], latest_year=2024, definitions=[
+        (1, "Crete", "Crete is a Greek island in the Mediterranean."),
+        (2, "Rhodes", "Rhodes is an island of Greece."),
+        (3, "Sardinia", "Sardinia is an island of Italy in the Mediterranean Sea."),
+        (4, "Guatemala", "Guatemala is a country in Central America."),
+        (5, "Uruguay", "Uruguay is a country in South America.")])
+    knossos = Span("place", "Crete", "Knossos is an archaeological site in Crete, Greece.")
+    assert named_containers(knossos, stats) == {frozenset({"gree"})}  # "Greek" islands, "Greece" named
+    assert lies_within("Rhodes", named_containers(knossos, stats), stats)
+    assert not lies_within("Sardinia", named_containers(knossos, stats), stats)
+    assert named_containers(Span("place", "Guatemala", "It lives in Guatemala and Peru."), stats) == set()  # no container named
+    central = Span("place", "Guatemala", "In Central America it lives in Guatemala.")
+    assert not lies_within("Uruguay", named_containers(central, stats), stats)
+    # "South America" does not hold a country of Central America: compass words count whole.
+    assert named_containers(Span("place", "Guatemala", "In South America and Guatemala."), stats) == set()
