@@ -953,7 +953,9 @@ def names_in(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
 
 
-_BORDERS = re.compile(r"\bborder(?:s|ed|ing)?\b|\bneighbou?r(?:s|ing)?\b|\badjacent\b|\btripoint\b|\btrijunction\b", re.IGNORECASE)
+_BORDERS = re.compile(r"\bborder(?:s|ed|ing)?\b|\bneighbou?r(?:s|ing)?\b|\badjacent\b|\btripoint\b|\btrijunction\b"
+                      r"|\b(?:bounded|surrounded) by\b|\bcoast(?:s|line|lines)?\b|\bshores?\b|\bseparated from\b"
+                      r"|\b(?:lies|lying|located|situated) between\b", re.IGNORECASE)
 
 
 def named_containers(span: Span, stats: CorpusStats) -> set[frozenset[str]]:
@@ -971,7 +973,8 @@ def lies_within(name: str, containers: set[frozenset[str]], stats: CorpusStats) 
 
 
 def about_borders(sentence: str) -> bool:
-    """Does the sentence say what borders what ("bordered by Ecuador and ___")? Then a distractor
+    """Does the sentence say what borders what ("bordered by Ecuador and ___", "lies between Norway
+    and ___", "a coastline along ___")? Then a distractor
     that is nobody's neighbour there (Uruguay for Colombia's northwest) is ruled out by a map."""
     return _BORDERS.search(sentence) is not None
 

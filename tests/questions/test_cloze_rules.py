@@ -431,6 +431,9 @@ def test_neighbours_the_articles_name_are_offered_first():
     # Where the sentence says what borders what, only linked names may stand (not Uruguay for Colombia's northwest).
     assert about_borders("Colombia is bordered by Venezuela to the east and _____ to the northwest.")
     assert about_borders("It is a tripoint of three countries.") and not about_borders("Spain won the match.")
+    assert about_borders("The North Sea lies between Great Britain, Denmark and _____.")
+    assert about_borders("It has a coastline along the Bay of Bengal.") and about_borders("It is bounded by _____ to the northeast.")
+    assert not about_borders("The treaty was signed between Spain and _____.")
     assert neighbours_only(["Poland", "Portugal", "Morocco"], [0, 2, 1]) == (["Portugal", "Morocco"], [2, 1])
 
 
