@@ -36,6 +36,7 @@ from sea.settings import Params
 
 RELATED_TITLES = 12  # same-type titles offered as distractors beside the neighbours' spans
 TAGS_FILE = "entities.sqlite"  # in paths.cache_dir: what the tagger found in each text (sea.questions.tags)
+LEADS_KEPT = 100_000  # article leads remembered before the memo starts over (~100 MB; the full dump has millions)
 TYPE_SAMPLE = 20_000  # documents of one type compared with the answer's (a type of the full dump may hold millions)
 
 
@@ -192,6 +193,8 @@ class QuestionGenerator:
         if doc_id is None:
             return None
         if doc_id not in self._leads:
+            if len(self._leads) >= LEADS_KEPT:
+                self._leads.clear()
             paragraphs = self.store.of_documents([doc_id])
             self._leads[doc_id] = (int(paragraphs["para_id"].iloc[0]), paragraphs["text"].iloc[0]) if len(paragraphs) else None
         return self._leads[doc_id]

@@ -6,6 +6,7 @@ import pytest
 
 from sea.choices import LETTERS
 from sea.questions.cloze import GENERATOR_NAME, CorpusStats, EntityFinder, Span, cloze_drafts
+from sea.questions import generate
 from sea.questions.generate import QuestionGenerator
 from sea.questions.model import KEPT
 from sea.questions.shuffle import gold_letter_distribution
@@ -73,6 +74,16 @@ def test_deterministic_by_seed(generated, vital_sample, embedder):
     para_id = paragraphs["para_id"].iloc[7]
     again = asyncio.run(QuestionGenerator(every_template(vital_sample), embedder).for_paragraph(generator.paragraph(para_id)))
     assert [(q.question_id, q.options) for q in again] == [(q.question_id, q.options) for q in questions if q.para_id == para_id]
+
+
+def test_the_memo_of_article_leads_stays_bounded_and_changes_no_lead(generated, vital_sample, embedder, monkeypatch):
+    generator, paragraphs, _ = generated
+    titles = [title for title in paragraphs["title"].drop_duplicates() if generator._lead_paragraph(title)][:5]
+    expected = [generator._lead_paragraph(title) for title in titles]
+    monkeypatch.setattr(generate, "LEADS_KEPT", 2)
+    bounded = QuestionGenerator(every_template(vital_sample), embedder)
+    assert len(titles) == 5 and [bounded._lead_paragraph(title) for title in titles] == expected
+    assert len(bounded._leads) == 1  # started over twice on the way: after two, after four
 
 
 def test_too_few_distractors_is_a_recorded_drop(embedder):
