@@ -924,7 +924,8 @@ def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[
         return span.text, lambda option: option
     word = match.group(1)
     capital = word[0].isupper()
-    if word.lower() == "the":  # a group or a year is an adjective here ("the British monarchy", "the 2023 Birthday Honours"): every option keeps "the"
+    if word.lower() == "the":  # a group, a year or a quantity is an adjective here ("the British monarchy", "the 2023 Birthday
+        # Honours", "the 100 metres"): every option keeps "the"
         return match.group(0), lambda option: f"{word} {option}" if (
             span.kind in ("group", YEAR, QUANTITY) or option == span.text or takes_the(option, definite)) else (
             option[:1].upper() + option[1:] if capital else option)
