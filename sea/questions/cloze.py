@@ -1037,7 +1037,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
             continue
         named = setting.named_by(span) if span.kind not in (YEAR, QUANTITY) else []
         related = setting.related(span)
-        pool = _same_kind(span, [*named, *neighbour_spans, *related], paragraph, finder.stats, rng, bounds)
+        pool = [name for name in _same_kind(span, [*named, *neighbour_spans, *related], paragraph, finder.stats, rng, bounds)
+                if not same_name(name, title)]  # never the subject itself ("William Shockley" among his own group)
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue

@@ -107,6 +107,18 @@ def test_titles_of_the_answer_type_serve_as_distractors(finder):
     assert not made and any("Sudan" == answer and "distractors" in why for answer, why in dropped)
 
 
+def test_the_subject_is_never_one_of_its_own_distractors(finder):
+    text = "Khartoum is the capital of Sudan, on the Nile."
+    countries = [finder.stats.as_span(doc_id, "place") for doc_id in (2, 7, 20, 21, 22)]  # Libya, Canada, Egypt, Kenya, Chad
+    vectors = {name: np.array([0.6, 0.8]) for name in ("Libya", "Canada", "Egypt", "Kenya")} | {"Chad": np.array([0.7, 0.71])}
+    vectors["Sudan"] = np.array([1.0, 0.0])
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
+    for title, expected in (("Khartoum", True), ("Lake Chad", False)):  # Chad, the nearest, unless the question is about it
+        [(draft, _)] = cloze_drafts(2, title, text, [], finder, encode, n=1, variants=1, seed=0,
+                                    setting=Setting(related=lambda span: countries))[0]
+        assert ("Chad" in draft.options) == expected and draft.answer == "Sudan"
+
+
 def test_articles_follow_the_sound():
     assert [article_for(w) for w in ("European", "Ugandan", "hour", "FBI", "NATO", "Indian", "Dutch")] == \
         ["a", "a", "an", "an", "a", "an", "a"]
