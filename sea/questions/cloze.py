@@ -68,6 +68,10 @@ READ_SPARE = 1  # candidates read beyond those still needed, in case some fail
 _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
 _FIRST_BRACKET = re.compile(r"\(([^()]*)\)")
 _ANNIVERSARY = re.compile(r"\b\d+(?:st|nd|rd|th)\s+(?:anniversary|birthday|centenary)|\b(?:centenary|centennial|bicentenary|bicentennial)\b", re.I)
+_YEARS_SPANNED = re.compile(r"\b\d+[- ]years?\b", re.I)  # "spanned 75 years, from ___ to 1987": the year is arithmetic
+_DEATH_YEAR = re.compile(r"\b(?:until (?:his|her) death in|(?:[Hh]e|[Ss]he) died in) (\d{4})\b")
+_BOUND_BEFORE = re.compile(r"\b(?:on the order of|exceed(?:s|ed|ing)?|more than|over|at least|at most|up to|greater than|less than|"
+                           r"fewer than|under|below|above)\s*$", re.I)  # "depths exceeding ___": every smaller option is true too
 _CONVERSION = re.compile(r"^\s*\(\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")  # "60 mm (2.4 in)": the second is arithmetic
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
@@ -610,8 +614,11 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "part of a compound word (\"Indo-___\")"
     if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")):
         return "a number computable from the sentence (a unit conversion)"
-    if span.kind == YEAR and _ANNIVERSARY.search(span.sentence) and len(set(YEAR_FORM.findall(span.sentence))) > 1:
-        return "a year computable from the sentence (\"the 600th anniversary of 1325\")"
+    if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
+            and len(set(YEAR_FORM.findall(span.sentence))) > 1:
+        return "a year computable from the sentence (\"the 600th anniversary of 1325\", \"75 years, from ___ to 1987\")"
+    if span.kind == QUANTITY and _BOUND_BEFORE.search(before):
+        return "a quantity after a bound (\"exceeding ___\", \"on the order of ___\"): more than one option would be true"
     if span.kind == YEAR and _statistic_date(before, after):
         return "the date of a statistic (\"886,040 inhabitants in ___\"), not a fact worth knowing"
     if span.kind == "place" and _PLACE_THEN_ITS_COUNTRY.search(before):
@@ -665,12 +672,18 @@ _IRREGULAR_FORMS = [("france", "french"), ("spain", "spanish"), ("rome", "roman"
                     ("denmark", "danish"), ("finland", "finnish"), ("poland", "polish"), ("switzerland", "swiss"),
                     ("ireland", "irish"), ("philippines", "filipino"), ("madagascar", "malagasy")]
 _OTHER_FORMS = {a: b for pair in _IRREGULAR_FORMS for a, b in (pair, pair[::-1])}  # the place and its people's word, both ways
+_WHOLE_NAME_FORMS = [("united states", "american"), ("united kingdom", "british")]  # names whose words say nothing alone
+_OTHER_WHOLE_FORMS = {a: b for pair in _WHOLE_NAME_FORMS for a, b in (pair, pair[::-1])}
 
 
 def word_form_given(answer: str, text: str) -> bool:
     """Does the text name the answer in another form: "Scottish" for "Scotland", "Chilean" for
-    "Chile", "Curium" for "Curie", "Roman" for "Rome"? (A name's first four letters or more, at
-    least half of it, begin a word of the text; or the word is the name's irregular form.)"""
+    "Chile", "Curium" for "Curie", "Roman" for "Rome", "American" for "the United States"? (A
+    name's first four letters or more, at least half of it, begin a word of the text; or the word
+    is the name's irregular form; or the whole name's.)"""
+    other = _OTHER_WHOLE_FORMS.get(without_the(answer).lower())
+    if other and re.search(rf"\b{other}s?\b", text, re.I):
+        return True
     words = {w.lower() for w in _LETTERS.findall(text)}
     for name in _LETTERS.findall(answer):
         if name[0].isupper() and len(name) >= GIVEN_PREFIX and name.lower() not in _HEAD_WORDS:
@@ -817,9 +830,9 @@ POOL_LIMIT = 24  # same-kind candidates compared with the answer: names its own 
 
 def bounding_years(title: str, text: str) -> set[int]:
     """Years that bound the subject: in its title ("Indian Rebellion of 1857", "Russo-Turkish War
-    (1877–1878)") and its span of life or existence, the paragraph's first bracket with two years
-    ("Adolf Hitler (20 April 1889 – 30 April 1945)")."""
-    bounds = {int(y) for y in YEAR_FORM.findall(title)}
+    (1877–1878)"), its span of life or existence, the paragraph's first bracket with two years
+    ("Adolf Hitler (20 April 1889 – 30 April 1945)"), and its death ("until his death in 1820")."""
+    bounds = {int(y) for y in YEAR_FORM.findall(title)} | {int(y) for y in _DEATH_YEAR.findall(text)}
     first = _FIRST_BRACKET.search(text)
     if first and len(YEAR_FORM.findall(first.group(1))) == 2 and re.search(r"[–-]", first.group(1)):
         bounds.update(int(y) for y in YEAR_FORM.findall(first.group(1)))

@@ -168,6 +168,9 @@ def test_another_form_of_the_answer_in_the_question_gives_it_away():
     assert not word_form_given("Moldavian", "a national hero in Moldova") and not word_form_given("Paris", "the Parliament")
     assert word_form_given("Rome", "In ancient Roman religion, Mars was the god of war") and word_form_given("French", "born in France")
     assert word_form_given("Rome", "the Romans") and not word_form_given("Rome", "the Kingdom of Romania")
+    assert word_form_given("the United States", "he is the father of American psychology")
+    assert word_form_given("American", "a psychology course in the United States") and word_form_given("British", "United Kingdom")
+    assert not word_form_given("the United States", "the Americas") and not word_form_given("United Kingdom", "the Britons")
     span = Span("person", "Alessandro Volta", "It is named after Alessandro Volta.")
     assert "another form" in answer_problem(span, "Volt")
     assert "compound" in answer_problem(Span("group", "Iranian", "It is in the Indo-Iranian branch."), "Nepali language")
@@ -180,7 +183,18 @@ def test_a_unit_conversion_is_not_a_question():
     sentence = "In 1925, the 600th anniversary of its founding in 1325 was marked."
     assert "computable" in answer_problem(Span(YEAR, "1925", sentence), "Tenochtitlan")
     assert answer_problem(Span(YEAR, "1925", "It was marked in 1925."), "Tenochtitlan") is None
-    assert answer_problem(Span(QUANTITY, "60 mm", "The blade is at least 60 mm long."), "Knife") is None
+    assert answer_problem(Span(QUANTITY, "60 mm", "The blade is 60 mm long."), "Knife") is None
+    sentence = "Her film-acting career spanned 75 years, from 1912, in silent film shorts, to 1987."
+    assert "computable" in answer_problem(Span(YEAR, "1912", sentence), "Lillian Gish")
+    assert answer_problem(Span(YEAR, "1912", "She worked for 75 years after 1912."), "Lillian Gish") is None  # no second year
+
+
+def test_a_quantity_after_a_bound_has_more_than_one_true_option():
+    for sentence in ("The blade is at least 60 mm long.", "Neutron stars have a radius on the order of 10 kilometers.",
+                     "The basin reaches depths exceeding 4500 meters in some areas."):
+        quantity = next(q for q in ("60 mm", "10 kilometers", "4500 meters") if q in sentence)
+        assert "bound" in answer_problem(Span(QUANTITY, quantity, sentence), "Thing")
+    assert answer_problem(Span(QUANTITY, "10 kilometers", "Its radius is 10 kilometers."), "Thing") is None
 
 
 def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
@@ -480,6 +494,8 @@ def test_year_distractors_stay_on_the_answers_side_of_the_years_that_bound_the_s
     assert bounding_years("Adolf Hitler", text) == {1889, 1945}
     assert bounding_years("Indian Rebellion of 1857", "It began (in May) as a mutiny.") == {1857}
     assert bounding_years("Paris", "Paris (French pronunciation) is a city. It grew after 1850 and 1900.") == set()
+    assert bounding_years("George III", "George III was King from 25 October 1760 until his death in 1820.") == {1820}
+    assert bounding_years("Zhu Xi", "Zhu Xi taught at Mount Lu. He died in 1200 at his home.") == {1200}
     answer = Span(YEAR, "1933", "He became chancellor in 1933.")
     pool = [Span(YEAR, y, "") for y in ("1925", "1938", "1944", "1948", "1951", "1887")]
     stats = CorpusStats([], latest_year=2024)
