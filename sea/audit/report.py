@@ -22,7 +22,6 @@ from sea.audit.outputs import CATEGORIES_CSV, arm_tables, curves, summarise
 from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.choices import LETTERS
 from sea.files import read_json, write_text
-from sea.findings.analysis import separability_sentence
 from sea.questions.model import Outcome
 from sea.review.verdicts import review_summary
 from sea.search.arms import ARMS, BASELINE
@@ -276,10 +275,16 @@ def _findings(directory: Path, result: dict | None, run_id: str) -> list[dict]:
         if truth and truth["rows"]:
             blocks.append(_text(f"Against the {truth['regions']} planted blind spots ({truth['sources_inside']} sources inside them): "
                                 f"adjusted Rand {truth['adjusted_rand']:.2f}, homogeneity {truth['homogeneity']:.2f}, "
-                                f"completeness {truth['completeness']:.2f}. {separability_sentence(truth)}"))
+                                f"completeness {truth['completeness']:.2f}.{_separability(truth)}"))
     if (directory / "map.png").is_file():
         blocks.append(_figure((directory / "map.png").read_bytes(), "map of the evaluated articles, sources coloured by error cluster"))
     return [_section("clusters", "Error clusters", blocks)] + _retests(directory) + _transfer(directory)
+
+
+def _separability(truth: dict) -> str:
+    """The clusters' yardstick (sea.findings.analysis: each source with the nearest region's mean vector); absent in older findings."""
+    bound = truth.get("nearest_region_centroid")
+    return f" Sources put with the nearest region's mean vector would score adjusted Rand {bound['adjusted_rand']:.2f}." if bound else ""
 
 
 def _retests(directory: Path) -> list[dict]:

@@ -50,7 +50,7 @@ def test_findings_of_a_small_simulated_audit(finished_audit, tmp_path):
     # The report shows them: the table, the recovery figures, the map.
     page = build_report(run, tmp_path / "audit.html", tmp_path / "findings").read_text(encoding="utf-8")
     section = page.split("<h2>Error clusters</h2>")[1].split("<h2>")[0]
-    assert "distinctive terms" in section and "mean vector, would score adjusted Rand" in section and 'alt="map of the evaluated articles' in section
+    assert "distinctive terms" in section and f"mean vector would score adjusted Rand {by_centroid['adjusted_rand']:.2f}" in section and 'alt="map of the evaluated articles' in section
     # Too few sources for a cluster: said in words, not an error.
     written = write_findings(run, FindingsSettings(min_cluster_size=10_000), tmp_path / "none")
     assert "Too few sources to cluster" in written[1].read_text(encoding="utf-8")
