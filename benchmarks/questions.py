@@ -19,7 +19,7 @@ from report import write_report
 from sea.embeddings import Embedder, embedding_cache_path
 from sea.llm.cache import ResponseCache
 from sea.llm.registry import build_models
-from sea.questions import cloze
+from sea.questions.entities import forget_tagged
 from sea.questions.generate import QuestionGenerator
 from sea.questions.grading import answer_record
 from sea.questions.model import KEPT, Outcome
@@ -149,7 +149,7 @@ def with_cache_dir(params, cache_dir: Path):
 def bench_warm(params, sample: list[int], kept: list) -> dict:
     """The same paragraphs again as a new process would see them: tagged entities and vectors read
     from the caches the cold pass filled, nothing in memory."""
-    cloze._TAGGED.clear()  # noqa: SLF001  (the process memo: a new process starts without it)
+    forget_tagged()
     warm, again, _ = bench_generation(QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params))), sample)
     assert [q.question_id for q in again] == [q.question_id for q in kept], "the caches changed the questions"
     return {key: warm[key] for key in ("seconds", "questions_per_second", "paragraphs_per_second")}

@@ -20,14 +20,13 @@ from sea.questions.cloze import (
     GENERATOR_NAME,
     CorpusStats,
     Definitions,
-    EntityFinder,
     Setting,
-    Span,
     cloze_drafts,
     fill_definitions,
     links_between,
     sampled,
 )
+from sea.questions.entities import EntityFinder, Span
 from sea.questions.gate import DuplicateFilter, verify
 from sea.questions.model import INVALID, Draft, Question, content_id, question_from_record, question_record
 from sea.questions.shuffle import phrasings_to_questions

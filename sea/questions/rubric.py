@@ -13,24 +13,17 @@ import re
 
 from sea.choices import LETTERS
 from sea.questions.cloze import (
-    BLANK,
-    QUANTITY,
-    YEAR,
-    YEAR_FORM,
     CorpusStats,
-    EntityFinder,
     article_for,
     balanced,
     content_words,
-    Span,
     group_kind,
     has_a_place,
     name_words,
     placed_alike,
-    without_article,
-    without_the,
     year_cycle,
 )
+from sea.questions.entities import BLANK, QUANTITY, YEAR, YEAR_FORM, EntityFinder, Span, without_article, without_the
 from sea.questions.model import Question
 
 CRITERIA = {

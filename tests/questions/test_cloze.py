@@ -5,7 +5,8 @@ import asyncio
 import pytest
 
 from sea.choices import LETTERS
-from sea.questions.cloze import GENERATOR_NAME, CorpusStats, EntityFinder, Span, cloze_drafts
+from sea.questions.cloze import GENERATOR_NAME, CorpusStats, cloze_drafts
+from sea.questions.entities import EntityFinder, Span
 from sea.questions import generate
 from sea.questions.generate import QuestionGenerator
 from sea.questions.model import KEPT

@@ -5,12 +5,8 @@ import pytest
 
 from sea.choices import LETTERS
 from sea.questions.cloze import (
-    QUANTITY,
-    YEAR,
     CorpusStats,
-    EntityFinder,
     Setting,
-    Span,
     _most_tempting,
     _nearby_values,
     _same_kind,
@@ -36,6 +32,7 @@ from sea.questions.cloze import (
     word_form_given,
     written_with_the,
 )
+from sea.questions.entities import QUANTITY, YEAR, EntityFinder, Span
 from sea.questions.model import Question
 from sea.questions.rubric import check
 

@@ -2,8 +2,8 @@
 
 import sqlite3
 
-from sea.questions import cloze
-from sea.questions.cloze import CorpusStats, EntityFinder
+from sea.questions.cloze import CorpusStats
+from sea.questions.entities import EntityFinder, forget_tagged
 from sea.questions.tags import TagCache
 
 TEXT = "The Nile flows through Sudan and Egypt. It was crossed by Napoleon's army in 1798."
@@ -17,7 +17,7 @@ def test_a_second_process_reads_the_tags_instead_of_tagging(tmp_path, monkeypatc
     assert {s.text for s in spans} >= {"Sudan", "Egypt", "1798"} and all(s.sentence for s in spans)
     assert {s.text for s in neighbour} == {s.text for s in spans} and not any(s.sentence for s in neighbour)
 
-    monkeypatch.setattr(cloze, "_TAGGED", {})  # a new process: nothing in memory
+    forget_tagged()  # a new process: nothing in memory
     second = EntityFinder(CorpusStats([]), path)
     monkeypatch.setattr(second.nlp, "pipe", lambda *a, **k: (_ for _ in ()).throw(AssertionError("tagged again")))
     assert second.spans(1, TEXT) == spans and second.distractor_spans(2, TEXT) == neighbour
