@@ -11,7 +11,6 @@ from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient, Provider
 from sea.llm.ledger import Ledger, PriceTable, default_prices
 from sea.llm.limits import RateLimiter
-from sea.llm.providers import AnthropicMessages, OpenAIChat
 from sea.settings import ModelSettings, Params
 
 ROLES = ("testee", "generator", "verifier")
@@ -24,10 +23,10 @@ def price_table(params: Params) -> PriceTable:
 def make_provider(settings: ModelSettings, params: Params, embedder: Callable[[], Embedder] | None = None) -> Provider:
     """The provider for a model string. `embedder` gives the process's embedder to a simulated
     testee, which otherwise loads its own."""
-    if settings.provider in ("openai", "openai-compatible"):
-        return OpenAIChat(settings)
-    if settings.provider == "anthropic":
-        return AnthropicMessages(settings)
+    if settings.provider in ("openai", "openai-compatible", "anthropic"):
+        from sea.llm.providers import AnthropicMessages, OpenAIChat  # the SDKs take seconds to import: only for API models
+
+        return AnthropicMessages(settings) if settings.provider == "anthropic" else OpenAIChat(settings)
     if settings.provider == "local":
         from sea.llm.local import LocalModel
 

@@ -7,9 +7,12 @@ saw the paragraphs it predicted)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import roc_auc_score
+
+if TYPE_CHECKING:
+    from sklearn.linear_model import LogisticRegression
 
 MIN_PER_CLASS = 5  # fewer failed (or passed) paragraphs than this: no prior yet
 
@@ -17,6 +20,8 @@ MIN_PER_CLASS = 5  # fewer failed (or passed) paragraphs than this: no prior yet
 def fit_prior(vectors: np.ndarray, failed: np.ndarray) -> LogisticRegression | None:
     """The classifier on evaluated paragraphs' vectors, classes weighted to balance (failures are
     the rarer class early on); None until both classes have MIN_PER_CLASS examples."""
+    from sklearn.linear_model import LogisticRegression  # here: scikit-learn is a second and a half of every audit's start
+
     failures = int(failed.sum())
     if min(failures, len(failed) - failures) < MIN_PER_CLASS:
         return None
@@ -30,6 +35,8 @@ def failure_probability(model: LogisticRegression, vectors: np.ndarray) -> np.nd
 def prior_quality(predicted: dict[int, float], error_rates: dict[int, float], tau: float) -> dict[str, float | int | None]:
     """Held-out accuracy (at probability 0.5) and ROC AUC of predictions against the error rates
     measured afterwards; AUC is None when the paragraphs scored are all of one class."""
+    from sklearn.metrics import roc_auc_score
+
     scored = sorted(p for p in predicted if p in error_rates)
     if not scored:
         return {"paragraphs": 0, "accuracy": None, "auc": None}
