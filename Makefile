@@ -50,8 +50,11 @@ SCHEDULE_ARGS ?=
 schedule: $(STAMP)
 	python -m flows.deploy $(SCHEDULE_ARGS)
 
+# The suite on TEST_WORKERS processes (pytest-xdist), a test file to a process: its module fixtures
+# are built once. On 2 cores the suite is CPU-bound; more workers help only with more cores.
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	pytest
+	pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Discovery per unit of budget: every arm and sea_plus ablation x 5 blind-spot profiles x 5 seeds,
 # plus the paper's setting, then the arms on SmolLM2 -> reports/benchmarks/discovery.json, .md and .png
