@@ -55,6 +55,7 @@ from sea.questions.entities import (
     without_article,
     without_the,
 )
+from sea.memo import remembered
 from sea.questions.model import Draft
 from sea.questions.validation import INSTRUCTION_LIKE, instruction_like, phrasing_problem
 
@@ -78,6 +79,7 @@ SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraph
 YEAR_RANGE = 100  # distractor years within this many years of the answer
 YEAR_MARGIN = 10  # ... and within this many of the paragraph's own earliest and latest years
 STATS_SAMPLE = 200_000  # paragraphs read for the latest year
+LOOKUPS_KEPT = 200_000  # definition lookups remembered before the memo starts over (~50 MB)
 # "X is a country in …" -> "country": what an article's subject is, from its first sentence.
 _DEFINITION = re.compile(r"\b(?:is|was|are|were)\s+(?:(?:one of|any of|a|an|the)\s+)*(.+)", re.I)
 _DEFINITION_END = re.compile(r"[,;:()]|\s(?:of|in|on|at|that|which|who|whose|from|for|with|by|located|founded|known|to|"
@@ -323,6 +325,7 @@ class Definitions:
 
     def __init__(self, db: sqlite3.Connection):
         self._db = db
+        self._found: dict[tuple[str, object], tuple | None] = {}  # the generator asks about the same names again and again
 
     @classmethod
     def of(cls, definitions: Iterable[tuple[int, str, str]]) -> Definitions:
@@ -331,7 +334,7 @@ class Definitions:
         return cls(db)
 
     def _one(self, sql: str, value) -> tuple | None:
-        return self._db.execute(sql, (value,)).fetchone()
+        return remembered(self._found, (sql, value), LOOKUPS_KEPT, lambda: self._db.execute(sql, (value,)).fetchone())
 
     def type_of(self, key: str) -> str | None:
         found = self._one("SELECT type FROM definitions WHERE key = ?", key)

@@ -14,6 +14,7 @@ from sea.errors import ParamsError
 from sea.index import load_index
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.llm.client import ModelClient
+from sea.memo import remembered
 from sea.paragraphs import ParagraphStore
 from sea.kb.derived import derived_store
 from sea.questions.cloze import (
@@ -191,12 +192,11 @@ class QuestionGenerator:
         doc_id = self.finder.stats.document_of(name)
         if doc_id is None:
             return None
-        if doc_id not in self._leads:
-            if len(self._leads) >= LEADS_KEPT:
-                self._leads.clear()
-            paragraphs = self.store.of_documents([doc_id])
-            self._leads[doc_id] = (int(paragraphs["para_id"].iloc[0]), paragraphs["text"].iloc[0]) if len(paragraphs) else None
-        return self._leads[doc_id]
+        return remembered(self._leads, doc_id, LEADS_KEPT, lambda: self._first_paragraph(doc_id))
+
+    def _first_paragraph(self, doc_id: int) -> tuple[int, str] | None:
+        paragraphs = self.store.of_documents([doc_id])
+        return (int(paragraphs["para_id"].iloc[0]), paragraphs["text"].iloc[0]) if len(paragraphs) else None
 
     def _lead(self, name: str) -> str | None:
         lead = self._lead_paragraph(name)
