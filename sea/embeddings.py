@@ -6,6 +6,7 @@ import json
 import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -42,25 +43,32 @@ def resolve_model(name: str) -> tuple[str, bool]:
 
 class Embedder:
     """Normalised float32 sentence embeddings from a sentence-transformers model, looked up in
-    a VectorCache first (in memory unless a cache file is given)."""
+    a VectorCache first (in memory unless a cache file is given).
 
-    def __init__(self, settings: EmbeddingSettings, cache_path: Path | None = None):
+    Given the model's `dimension` (an audit reads it from the document embeddings the same model
+    made), the model is loaded only when a text is not in the cache: a resumed or repeated audit
+    finds every text there and skips the ten seconds that importing and loading it take."""
+
+    def __init__(self, settings: EmbeddingSettings, cache_path: Path | None = None, dimension: int | None = None):
+        self.settings = settings
+        self.cache = VectorCache(cache_path, settings.model)
+        self.computed = 0  # texts actually run through the model (cache misses)
+        self.dimension = dimension if dimension is not None else int(self._model.get_embedding_dimension())
+
+    @cached_property
+    def _model(self):
         from sentence_transformers import SentenceTransformer
 
-        self.settings = settings
-        location, local = resolve_model(settings.model)
+        location, local = resolve_model(self.settings.model)
         try:
-            self._model = SentenceTransformer(location, device=settings.device, local_files_only=local or _hub_offline(),
-                                              trust_remote_code=settings.trust_remote_code)
+            return SentenceTransformer(location, device=self.settings.device, local_files_only=local or _hub_offline(),
+                                       trust_remote_code=self.settings.trust_remote_code)
         except (OSError, ValueError) as error:
             raise ParamsError(
-                f"embedding.model: cannot load {settings.model!r} ({type(error).__name__}: {str(error).splitlines()[0]}); "
+                f"embedding.model: cannot load {self.settings.model!r} ({type(error).__name__}: {str(error).splitlines()[0]}); "
                 "give a local sentence-transformers directory, a model already in the Hugging Face cache, "
                 f"or {DEFAULT_EMBEDDING_MODEL!r} (bundled, offline)"
             ) from None
-        self.dimension = int(self._model.get_embedding_dimension())
-        self.cache = VectorCache(cache_path, settings.model)
-        self.computed = 0  # texts actually run through the model (cache misses)
 
     def encode(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         keys = [text_key(text) for text in texts]
@@ -80,6 +88,15 @@ class Embedder:
 
 def embedding_cache_path(params: Params) -> Path:
     return params.paths.cache_dir / "embeddings.sqlite"
+
+
+def knowledge_base_embedder(params: Params) -> Embedder:
+    """The configured embedder with the project's cache; its model loads only when needed where
+    the knowledge base's document vectors were made by the same model (their sidecar gives the dimension)."""
+    sidecar = params.paths.embeddings_dir / SIDECAR_FILE
+    made = json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.is_file() else {}
+    dimension = made.get("dimension") if made.get("model") == params.embedding.model else None
+    return Embedder(params.embedding, embedding_cache_path(params), dimension)
 
 
 def _hub_offline() -> bool:

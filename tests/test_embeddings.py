@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from sea.embeddings import Embedder, resolve_model, titled_text
+from sea.embeddings import Embedder, knowledge_base_embedder, resolve_model, titled_text
 from sea.errors import ParamsError
 from sea.settings import EmbeddingSettings
 
@@ -28,3 +28,19 @@ def test_a_model_that_cannot_be_loaded_offline_is_explained(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(ParamsError, match="embedding.model: cannot load 'no-such-org/no-such-model'"):
         Embedder(EmbeddingSettings(model="no-such-org/no-such-model"))
+    lazy = Embedder(EmbeddingSettings(model="no-such-org/no-such-model"), dimension=384)  # loaded at the first cache miss
+    with pytest.raises(ParamsError, match="embedding.model: cannot load 'no-such-org/no-such-model'"):
+        lazy.encode(["Nile"])
+
+
+def test_given_its_dimension_the_model_loads_only_for_a_text_not_in_the_cache(vital_sample, tmp_path):
+    texts = ["Mount Everest", "Photosynthesis"]
+    cache = tmp_path / "embeddings.sqlite"
+    expected = Embedder(EmbeddingSettings(), cache).encode(texts)
+    warm = Embedder(EmbeddingSettings(), cache, dimension=384)
+    np.testing.assert_array_equal(warm.encode(texts), expected)
+    assert "_model" not in vars(warm) and warm.computed == 0
+    np.testing.assert_allclose(warm.encode(["Nile", *texts])[1:], expected)
+    assert "_model" in vars(warm) and warm.computed == 1
+    of_the_sample = knowledge_base_embedder(vital_sample)  # its document vectors' sidecar gives the dimension
+    assert of_the_sample.dimension == 384 and "_model" not in vars(of_the_sample)

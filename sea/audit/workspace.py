@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sea.audit.bank import QuestionBank
 from sea.audit.rundir import RunDir
-from sea.embeddings import Embedder, embedding_cache_path
+from sea.embeddings import Embedder, knowledge_base_embedder
 from sea.index import DocumentIndex, load_index
 from sea.llm.client import ModelClient
 from sea.llm.registry import Models, build_models
@@ -43,7 +43,7 @@ class Workspace:
 
     @cached_property
     def embedder(self) -> Embedder:
-        return Embedder(self.params.embedding, embedding_cache_path(self.params))
+        return knowledge_base_embedder(self.params)
 
     @cached_property
     def index(self) -> DocumentIndex:

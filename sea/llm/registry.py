@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sea.embeddings import Embedder, embedding_cache_path
+from sea.embeddings import Embedder, knowledge_base_embedder
 from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient, Provider
@@ -33,7 +33,7 @@ def make_provider(settings: ModelSettings, params: Params, embedder: Callable[[]
         return LocalModel(settings.name, params.paths.cache_dir / "models", mode=settings.local_mode)
     from sea.llm.simulated import SimulatedTestee
 
-    shared = embedder() if embedder else Embedder(params.embedding, embedding_cache_path(params))
+    shared = embedder() if embedder else knowledge_base_embedder(params)
     return SimulatedTestee(settings.name, params.simulated[settings.name], params, shared)
 
 

@@ -8,7 +8,7 @@ from itertools import groupby
 import pandas as pd
 
 from sea.choices import LETTERS
-from sea.embeddings import Embedder, embedding_cache_path
+from sea.embeddings import knowledge_base_embedder
 from sea.llm.registry import build_models
 from sea.questions.generate import QuestionGenerator
 from sea.questions.model import KEPT, Question
@@ -17,7 +17,7 @@ from sea.settings import Params
 
 def preview(params: Params, para_id: int | None = None) -> str:
     models = build_models(params, roles=("generator", "verifier"))
-    generator = QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params)),
+    generator = QuestionGenerator(params, knowledge_base_embedder(params),
                                   models.clients.get("generator"), models.clients.get("verifier"))
     if para_id is None:
         para_id = int(pd.Series(generator.store.para_ids()).sample(1).iloc[0])
