@@ -165,7 +165,7 @@ def test_an_audit_runs_on_the_sharded_knowledge_base(on_dask, tmp_path):
     embed_sharded(params, progress=False)  # parts already made by the embedding test are reused
     build_index(params)
     audit = small_audit(params, tmp_path / "runs", budget__testee_calls=30, search__arms=["sea", "random"], search__batch_size=3,
-                        search__k_documents=4, questions__neighbours=2)  # an excerpt article has dozens of paragraphs
+                        search__k_documents=2, questions__neighbours=1)  # an excerpt article has dozens of paragraphs, each embedded when retrieved
     workspace = Workspace.of(open_run(audit.audit.runs_dir, "sharded", audit).root)
     for arm in workspace.run.arms():
         records = run_steps(arm, in_process(workspace))
