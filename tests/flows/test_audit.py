@@ -136,7 +136,8 @@ def _arm_files(root: Path, arm: str):
 
 
 def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefect_server, mlflow_uri, vital_sample, tmp_path):
-    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=120, search__arms=["sea", "random"])
+    # 96 questions: four steps an arm, killed inside the third
+    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=96, search__arms=["sea", "random"])
     params_path = write_params(params, tmp_path / "params.yaml")
     env = subprocess_env(prefect_server, mlflow_uri)
     base = ["--params", params_path, "--quiet", "audit"]
@@ -145,7 +146,7 @@ def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefe
     straight = _cli(["--params", params_path, "audit", "--run-id", "straight"], plain_env)
     console = straight.communicate(timeout=600)[0]
     assert straight.returncode == 0, console
-    _assert_quiet(console, budget=120)
+    _assert_quiet(console, budget=96)
 
     victim = _cli([*base, "--run-id", "killed"], env)
     half_done = tmp_path / "runs" / "killed" / "simulated-probe" / "sea" / "steps" / "0002" / rundir.BATCH
