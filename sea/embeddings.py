@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from sea.errors import ParamsError
-from sea.files import replacing, write_text
+from sea.files import read_json, replacing, write_text
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings, Params
 from sea.sqlite_store import text_key
@@ -94,7 +94,7 @@ def knowledge_base_embedder(params: Params) -> Embedder:
     """The configured embedder with the project's cache; its model loads only when needed where
     the knowledge base's document vectors were made by the same model (their sidecar gives the dimension)."""
     sidecar = params.paths.embeddings_dir / SIDECAR_FILE
-    made = json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.is_file() else {}
+    made = read_json(sidecar) if sidecar.is_file() else {}  # damaged: named, with the file
     dimension = made.get("dimension") if made.get("model") == params.embedding.model else None
     return Embedder(params.embedding, embedding_cache_path(params), dimension)
 
