@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,10 +25,12 @@ class DamagedFile(SeaError):
 
 @contextmanager
 def replacing(path: Path) -> Iterator[Path]:
-    """A scratch file beside `path` to write; it replaces `path` only when the block completes,
-    and is removed if the block fails."""
+    """A scratch file beside `path` to write (this process's and thread's own: two writing one path
+    at once never share it); it replaces `path` only when the block completes, and is removed if the
+    block fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
+    partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.partial")
+    partial.unlink(missing_ok=True)  # left by a killed process whose number this one has now
     try:
         yield partial
     except BaseException:
