@@ -1026,11 +1026,11 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
                 continue
         elif span.kind not in (YEAR, QUANTITY):
             linked = setting.linked(span.text, pool)
-            if about_borders(span.sentence):
-                pool, linked = neighbours_only(pool, linked)
-                if len(pool) < 3:
-                    dropped.append((span.text, "a sentence about borders, and fewer than three distractors linked to the answer by their articles"))
-                    continue
+        if linked is not None and about_borders(span.sentence):  # a neighbour in the same region is not enough here
+            pool, linked = neighbours_only(pool, linked)
+            if len(pool) < 3:
+                dropped.append((span.text, "a sentence about borders, and fewer than three distractors linked to the answer by their articles"))
+                continue
         distractors, closeness = _most_tempting(span, pool, vectors, context, articles, finder.stats, linked)
         if len(distractors) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors close to the answer but not paraphrases"))

@@ -589,3 +589,27 @@ def test_distractors_far_from_the_answer_on_a_map_are_refused():
                             lambda answer, names: [0] * len(names), stats, 1)
     assert near == ["French"]
     assert located(Span("person", "Ian Fleming", "x"), stats) is None  # people are not placed on a map
+
+
+def test_a_place_in_a_sentence_about_borders_takes_only_linked_names():
+    """Every country here lies in Northeast Africa with Sudan, near it by the map rule, but only
+    those linked to it can be its neighbour: the border rule stays stricter than the map rule."""
+    countries = ("Sudan", "Egypt", "Ethiopia", "Eritrea", "Chad", "Kenya")
+    elsewhere = ("Spain", "Poland", "Italy", "Norway", "Greece")  # enough countries for a kind worth asking about
+    finder = EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=[
+        *[(i, name, f"{name} is a country in Northeast Africa.") for i, name in enumerate(countries)],
+        *[(10 + i, name, f"{name} is a country in Europe.") for i, name in enumerate(elsewhere)]]))
+    text = "Khartoum is the capital of Sudan, which borders Egypt."
+    pool = [finder.stats.as_span(doc_id, "place") for doc_id in (2, 3, 4, 5)]  # Ethiopia, Eritrea, Chad, Kenya
+    vectors = {name: np.array([0.6, 0.8]) for name in countries} | {"Sudan": np.array([1.0, 0.0])}
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
+    neighbours = {"Ethiopia", "Eritrea"}  # linked here by decree; Chad and Kenya only near on the map
+    linked = lambda answer, names: [2 if n in neighbours else 0 for n in names]  # noqa: E731
+    made, dropped = cloze_drafts(9, "Nile", text, [], finder, encode, n=3, variants=1, seed=0,
+                                 setting=Setting(related=lambda span: pool, linked=linked))
+    assert not [draft for draft, _ in made if draft.answer == "Sudan"]
+    assert ("Sudan", "a sentence about borders, and fewer than three distractors linked to the answer by their articles") in dropped
+    neighbours.add("Chad")
+    made, _ = cloze_drafts(9, "Nile", text, [], finder, encode, n=3, variants=1, seed=0,
+                           setting=Setting(related=lambda span: pool, linked=linked))
+    assert [set(draft.options) for draft, _ in made if draft.answer == "Sudan"] == [{"Sudan", "Ethiopia", "Eritrea", "Chad"}]
