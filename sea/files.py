@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,14 +25,35 @@ class DamagedFile(SeaError):
         self.path, self.problem = path, problem
 
 
+_HOST = socket.gethostname().replace(".", "_").replace("-", "_")  # writers on other hosts of a shared disk are left alone
+
+
+def _remove_dead_scratch(path: Path) -> None:
+    """Scratch files of `path` that a killed process of this host left behind (a live writer's stay)."""
+    for scratch in path.parent.glob(f"{glob.escape(path.name)}.{_HOST}-*.partial"):
+        pid = scratch.name[len(path.name) + len(_HOST) + 2:].split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            scratch.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
 @contextmanager
 def replacing(path: Path) -> Iterator[Path]:
     """A scratch file beside `path` to write (this process's and thread's own: two writing one path
     at once never share it); it replaces `path` only when the block completes, and is removed if the
     block fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.partial")
-    partial.unlink(missing_ok=True)  # left by a killed process whose number this one has now
+    _remove_dead_scratch(path)
+    partial = path.with_name(f"{path.name}.{_HOST}-{os.getpid()}-{threading.get_ident()}.partial")
     try:
         yield partial
     except BaseException:

@@ -1,8 +1,11 @@
+import os
+import subprocess
+import sys
 import threading
 
 import pytest
 
-from sea.files import replacing
+from sea.files import _HOST, replacing
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_scratch(tmp_path):
@@ -36,3 +39,15 @@ def test_two_writers_of_one_path_at_once_both_complete(tmp_path):
         writer.join()
     assert not failures and path.read_text() in ("first version", "second version")
     assert list(tmp_path.iterdir()) == [path]
+
+
+def test_scratch_a_killed_writer_left_is_removed_and_a_live_ones_kept(tmp_path):
+    path = tmp_path / "state.json"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    dead = tmp_path / f"state.json.{_HOST}-{gone.stdout.strip()}-1.partial"  # its process has exited
+    live = tmp_path / f"state.json.{_HOST}-{os.getpid()}-1.partial"  # another thread of this process, still writing
+    dead.write_text("half")
+    live.write_text("half")
+    with replacing(path) as partial:
+        partial.write_text("whole")
+    assert path.read_text() == "whole" and not dead.exists() and live.exists()
