@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import mwparserfromhell
-from mwparserfromhell.nodes import Heading
+from mwparserfromhell.nodes import Heading, Node, Tag, Wikilink
 
 from sea.kb.sections import SectionTrail, is_prose
 
@@ -29,15 +29,22 @@ def is_disambiguation(title: str, wikitext: str) -> bool:
     return title.endswith("(disambiguation)") or bool(_DISAMBIGUATION.search(wikitext))
 
 
+def _is_non_text(node: Node) -> bool:
+    if isinstance(node, Tag):
+        return str(node.tag).strip().lower() in _NON_TEXT_TAGS
+    return isinstance(node, Wikilink) and bool(_NON_TEXT_LINK.match(str(node.title)))
+
+
 def _drop_non_text(code: mwparserfromhell.wikicode.Wikicode) -> None:
-    """Remove tables, references, images, categories and interlanguage links in place."""
-    doomed = [tag for tag in code.filter_tags(recursive=True) if str(tag.tag).strip().lower() in _NON_TEXT_TAGS]
-    doomed += [link for link in code.filter_wikilinks(recursive=True) if _NON_TEXT_LINK.match(str(link.title))]
-    for node in doomed:
-        try:
-            code.remove(node)
-        except ValueError:
-            pass  # already gone with an enclosing node
+    """Remove tables, references, images, categories and interlanguage links in place, in one walk
+    down the tree (`Wikicode.remove` searches the whole tree again for each node it removes)."""
+    nodes = code.nodes
+    for index in range(len(nodes) - 1, -1, -1):
+        if _is_non_text(nodes[index]):
+            del nodes[index]
+        else:
+            for child in nodes[index].__children__():
+                _drop_non_text(child)
 
 
 def _plain(code: mwparserfromhell.wikicode.Wikicode) -> str:
