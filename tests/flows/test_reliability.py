@@ -32,12 +32,16 @@ def closed_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def params_path(vital_sample, tmp_path):
+def write_audit_params(vital_sample, root: Path) -> str:
     """Two arms: a fault in the first must leave the second to the resumed run too (72 questions
     each: a dozen steps or more, as few as the faults need)."""
-    return write_params(small_audit(vital_sample, tmp_path / "runs", search__arms=["sea", "random"], budget__testee_calls=72),
-                        tmp_path / "params.yaml")
+    return write_params(small_audit(vital_sample, root / "runs", search__arms=["sea", "random"], budget__testee_calls=72),
+                        root / "params.yaml")
+
+
+@pytest.fixture
+def params_path(vital_sample, tmp_path):
+    return write_audit_params(vital_sample, tmp_path)
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -86,11 +90,17 @@ def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(pr
     assert all(arm.load_state().step <= 1 for arm in run.arms())
 
 
-def _audited(prefect_server, mlflow_uri, params_path, run_id):
-    env = subprocess_env(prefect_server, mlflow_uri)
-    done = sea(["--params", params_path, "--quiet", "audit", "--run-id", run_id], env)
+@pytest.fixture(scope="module")
+def finished(vital_sample, prefect_server, tmp_path_factory):
+    """One uninterrupted audit: its params file, run, environment and step files. The tests below
+    damage it or interrupt another run, and compare with these files."""
+    root = tmp_path_factory.mktemp("reliability")
+    params_path = write_audit_params(vital_sample, root)
+    env = subprocess_env(prefect_server, f"sqlite:///{root / 'mlflow.db'}")
+    done = sea(["--params", params_path, "--quiet", "audit", "--run-id", "straight"], env)
     assert done.returncode == 0, done.stdout + done.stderr
-    return RunDir(Path(params_path).parent / "runs" / run_id), env
+    run = RunDir(root / "runs" / "straight")
+    return params_path, run, env, _step_files(run)
 
 
 def _step_files(run: RunDir):
@@ -99,24 +109,23 @@ def _step_files(run: RunDir):
             for name in (rundir.QUESTIONS, rundir.METRICS, rundir.PARAGRAPHS, rundir.BATCH)]
 
 
-def test_damaged_run_files_are_named_with_a_fix_that_works(prefect_server, mlflow_uri, params_path):
-    run, env = _audited(prefect_server, mlflow_uri, params_path, "damaged")
-    before = _step_files(run)
+def test_damaged_run_files_are_named_with_a_fix_that_works(finished):
+    params_path, run, env, before = finished
     arm = run.arm("simulated:probe", "sea")
     state = arm.state_path.read_text()
 
     answers = arm.step_dir(1) / rundir.ANSWERS
     answers.write_bytes(answers.read_bytes()[:-40])  # a damaged Parquet footer
-    report = sea(["--params", params_path, "report", "damaged"], env)
+    report = sea(["--params", params_path, "report", "straight"], env)
     assert report.returncode == 2 and f"{answers} is damaged (not readable Parquet" in report.stderr
     assert f"delete {arm.root} and resume" in report.stderr and "Traceback" not in report.stderr
 
     pd.read_parquet(arm.step_dir(0) / rundir.ANSWERS).head(1).to_parquet(answers)  # readable, but not this step's answers
-    report = sea(["--params", params_path, "report", "damaged"], env)
+    report = sea(["--params", params_path, "report", "straight"], env)
     assert report.returncode == 2 and "1 rows where the step's metrics.json records" in report.stderr
 
     arm.state_path.write_text(state[: len(state) // 2])  # truncated mid-write by a full disk
-    resume = sea(["--params", params_path, "--quiet", "audit", "--resume", "damaged"], env)
+    resume = sea(["--params", params_path, "--quiet", "audit", "--resume", "straight"], env)
     assert resume.returncode == 2 and f"{arm.state_path} is damaged (not valid JSON" in resume.stderr
     fix = resume.stderr.split("; ", 1)[1]
     assert fix.startswith(f"delete {arm.root} and resume")
@@ -124,17 +133,17 @@ def test_damaged_run_files_are_named_with_a_fix_that_works(prefect_server, mlflo
     import shutil
 
     shutil.rmtree(arm.root)  # what the message says to do
-    resume = sea(["--params", params_path, "--quiet", "audit", "--resume", "damaged"], env)
+    resume = sea(["--params", params_path, "--quiet", "audit", "--resume", "straight"], env)
     assert resume.returncode == 0, resume.stdout + resume.stderr
     assert _step_files(run) == before  # the arm redone to the same files
-    assert sea(["--params", params_path, "report", "damaged"], env).returncode == 0
+    assert sea(["--params", params_path, "report", "straight"], env).returncode == 0
 
 
-def test_sigterm_stops_within_seconds_and_the_run_resumes(prefect_server, mlflow_uri, params_path, tmp_path):
-    run, env = _audited(prefect_server, mlflow_uri, params_path, "straight")
+def test_sigterm_stops_within_seconds_and_the_run_resumes(finished):
+    params_path, run, env, before = finished
     victim = subprocess.Popen([sys.executable, "-m", "flows.cli", "--params", params_path, "--quiet", "audit", "--run-id", "termed"],
                               cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    started_step = tmp_path / "runs" / "termed" / "simulated-probe" / "sea" / "steps" / "0001" / rundir.BATCH
+    started_step = run.root.parent / "termed" / "simulated-probe" / "sea" / "steps" / "0001" / rundir.BATCH
     deadline = time.monotonic() + 300
     while not started_step.is_file() and victim.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -146,4 +155,4 @@ def test_sigterm_stops_within_seconds_and_the_run_resumes(prefect_server, mlflow
     assert "Traceback" not in output and "sea audit --resume termed" in output
     resumed = sea(["--params", params_path, "--quiet", "audit", "--resume", "termed"], env)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
-    assert _step_files(RunDir(tmp_path / "runs" / "termed")) == _step_files(run)
+    assert _step_files(RunDir(run.root.parent / "termed")) == before
