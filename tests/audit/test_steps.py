@@ -16,14 +16,17 @@ from tests.audit.conftest import small_audit
 COMPARED = ["question_id", "testee", "raw_reply", "parsed_letter", "outcome", "input_tokens", "output_tokens", "cost_usd"]
 
 
-def test_every_arm_spends_its_budget_exactly_and_never_more(workspace):
+def test_every_arm_spends_its_budget_exactly_and_never_more(vital_sample, tmp_path):
+    budget = 120
+    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=budget)
+    workspace = Workspace.of(open_run(params.audit.runs_dir, "exact", params).root)
     run = workspace.run
     for arm in run.arms():
         records = run_steps(arm, in_process(workspace))
         state = arm.load_state()
         answers = pd.concat([pd.read_parquet(arm.step_dir(s) / rundir.ANSWERS) for s in range(state.step)])
-        assert state.finished and len(answers) == state.spent["calls"] == records[-1]["cumulative_questions"] <= 200
-        assert 200 - len(answers) < 2 * 2  # less than one more paragraph's questions were left unspent
+        assert state.finished and len(answers) == state.spent["calls"] == records[-1]["cumulative_questions"] <= budget
+        assert budget - len(answers) < 2 * 2  # less than one more paragraph's questions were left unspent
         visited = pd.concat([pd.read_parquet(arm.step_dir(s) / rundir.PARAGRAPHS) for s in range(state.step)])
         assert visited["para_id"].is_unique  # nothing is evaluated twice
         assert sum(r["questions_asked"] for r in records) == len(answers)

@@ -31,10 +31,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefect_server, mlflow_uri, vital_sample, tmp_path,
                                                                            capsys):
-    params_path = write_params(small_audit(vital_sample, tmp_path / "runs"), tmp_path / "params.yaml")
+    params_path = write_params(small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=120), tmp_path / "params.yaml")
     summary = sea_audit(params_path=params_path, run_id="logged", summary_dir=str(tmp_path / "reports"))
     assert {row["arm"] for row in summary["arms"]} == {"sea", "no_pruning", "random"}
-    assert all(row["finished"] and row["cumulative_questions"] <= 200 for row in summary["arms"])
+    assert all(row["finished"] and row["cumulative_questions"] <= 120 for row in summary["arms"])
     assert (tmp_path / "reports" / "metrics.json").is_file() and (tmp_path / "reports" / "curves.csv").is_file()
 
     client = MlflowClient(mlflow_uri)
@@ -64,7 +64,7 @@ def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefe
         assert by_questions[-1].step == row["cumulative_questions"] and by_questions[0].step < by_questions[-1].step
         assert child.data.metrics["error_rate_vs_random"] == pytest.approx(row["error_rate_vs_random"])
         assert child.data.params["arm"] == row["arm"] and child.data.params["testee"] == "simulated:probe"
-        assert child.data.params["search.batch_size"] == "6" and child.data.params["budget.testee_calls"] == "200"
+        assert child.data.params["search.batch_size"] == "6" and child.data.params["budget.testee_calls"] == "120"
         artifacts = {a.path for a in client.list_artifacts(child.info.run_id)}
         assert {"answers.parquet", "questions.parquet", "paragraphs.parquet", "dag.json", "dag.png", "categories.csv",
                 "steps.csv", "curve.png"} <= artifacts
@@ -136,8 +136,8 @@ def _arm_files(root: Path, arm: str):
 
 
 def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefect_server, mlflow_uri, vital_sample, tmp_path):
-    # 96 questions: four steps an arm, killed inside the third
-    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=96, search__arms=["sea", "random"])
+    # 72 questions: three steps an arm, killed inside the third
+    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=72, search__arms=["sea", "random"])
     params_path = write_params(params, tmp_path / "params.yaml")
     env = subprocess_env(prefect_server, mlflow_uri)
     base = ["--params", params_path, "--quiet", "audit"]
@@ -146,7 +146,7 @@ def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefe
     straight = _cli(["--params", params_path, "audit", "--run-id", "straight"], plain_env)
     console = straight.communicate(timeout=600)[0]
     assert straight.returncode == 0, console
-    _assert_quiet(console, budget=96)
+    _assert_quiet(console, budget=72)
 
     victim = _cli([*base, "--run-id", "killed"], env)
     half_done = tmp_path / "runs" / "killed" / "simulated-probe" / "sea" / "steps" / "0002" / rundir.BATCH
