@@ -27,11 +27,13 @@ from sea.settings import EmbeddingSettings, Params, parse_params  # noqa: E402
 from tests.finished_audit import finished_audit  # noqa: E402, F401  (a session fixture for every test directory)
 
 
-# The files that take minutes (subprocess audits, the DVC pipeline, a Dask cluster). pytest-xdist
-# hands out whole files in collection order: these go first, so that the two processes finish
-# together on short files instead of one waiting while the other runs a long one at the end.
-LONGEST_FILES = ("flows/test_reliability.py", "kb/test_multistream.py", "flows/test_audit.py", "test_pipeline.py",
-                 "flows/test_deploy.py", "audit/test_steps.py")
+# The files by how long they take (the slowest test durations of a full run, 2026-12-02), longest
+# first. pytest-xdist hands out whole files in collection order, so the two processes finish together
+# on short files instead of one waiting while the other runs a long one at the end.
+LONGEST_FILES = ("kb/test_multistream.py", "flows/test_reliability.py", "flows/test_audit.py", "audit/test_steps.py",
+                 "test_pipeline.py", "flows/test_deploy.py", "questions/test_cloze.py", "kb/test_dump.py",
+                 "llm/test_local.py", "review/test_verdicts.py", "audit/test_compare.py", "findings/test_naming.py",
+                 "test_exports.py", "audit/test_report.py", "llm/test_client.py", "findings/test_analysis.py")
 
 
 def pytest_collection_modifyitems(items):
