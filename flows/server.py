@@ -32,7 +32,7 @@ def healthy(api_url: str) -> bool:
         return False
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -58,7 +58,7 @@ def prefect_api(log_path: Path, start_timeout_s: float = 120) -> Iterator[str]:
                            f"or unset PREFECT_API_URL to have SEA start one")
         yield given
         return
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/api"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}

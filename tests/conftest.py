@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -14,13 +13,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
 import pytest
 from filelock import FileLock
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from flows.server import free_port, healthy  # noqa: E402
 from sea.embeddings import Embedder  # noqa: E402
 from sea.kb.fetch import PACKAGED_SOURCES, fetch  # noqa: E402
 from sea.settings import EmbeddingSettings, Params, parse_params  # noqa: E402
@@ -127,9 +126,7 @@ def vital_sample(packaged_dir) -> Params:
 def _start_prefect_server(folder: Path) -> None:
     """A Prefect server on a free local port with its own SQLite database, as Prefect's test harness
     starts one; it outlives the worker that started it and pytest_unconfigure stops it."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     env = {**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1",
            "PREFECT_SERVER_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{folder / 'prefect.db'}"}
     with open(folder / "server.log", "wb") as log:
@@ -139,12 +136,9 @@ def _start_prefect_server(folder: Path) -> None:
     url = f"http://127.0.0.1:{port}/api"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and server.poll() is None:
-        try:
-            if httpx.get(f"{url}/health").status_code == 200:
-                (folder / PREFECT_SERVER_FILE).write_text(json.dumps({"url": url, "pid": server.pid}))
-                return
-        except httpx.TransportError:
-            pass
+        if healthy(url):
+            (folder / PREFECT_SERVER_FILE).write_text(json.dumps({"url": url, "pid": server.pid}))
+            return
         time.sleep(0.2)
     _stop(server.pid)
     raise RuntimeError(f"the test Prefect server did not start: {(folder / 'server.log').read_text()[-2000:]}")
