@@ -34,6 +34,7 @@ kind only when it is told reliably (a year or a quantity), and are neutral other
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import sqlite3
 from collections import Counter
@@ -362,6 +363,12 @@ class Definitions:
         """The documents of a type, by doc_id."""
         return [d for (d,) in self._db.execute("SELECT doc_id FROM definitions WHERE type = ? ORDER BY doc_id", (noun,))]
 
+    def names_of(self, nouns: Iterable[str]) -> list[str]:
+        """The names of the documents of these types (as a span writes them), by doc_id."""
+        nouns = sorted(nouns)
+        return [name for (name,) in self._db.execute(
+            f"SELECT name FROM definitions WHERE type IN ({', '.join('?' * len(nouns))}) ORDER BY doc_id", nouns)]
+
     def uses(self, word: str) -> int:
         """How many definitions place their subject with this word ("French": "… was a French painter")."""
         found = self._one("SELECT uses FROM place_words WHERE word = ?", word)
@@ -418,6 +425,7 @@ class CorpusStats:
         self.latest_year = latest_year or max((y for y, n in years.items() if n >= enough), default=9999)
         self.definitions = definitions if isinstance(definitions, Definitions) else Definitions.of(definitions)
         self._kind_sizes: dict[str, int] = {}
+        self._homelands: dict[str, str | None] = {}
 
     def type_of(self, text: str) -> str | None:
         """What the knowledge base's article calls it, or else what its own name says ("Guaire River")."""
@@ -442,6 +450,17 @@ class CorpusStats:
         parts = _PLACE_WORD.findall(without_the(without_article(group)))
         least = max(1, PEOPLE_SHARE * self.definitions.size)
         return bool(parts) and all(self.definitions.uses(part) >= least for part in parts)
+
+    @cached_property
+    def _lands(self) -> list[str]:
+        return self.definitions.names_of(LAND_TYPES)
+
+    def homeland(self, group: str) -> str | None:
+        """The land a people's word names (homeland_of), among the knowledge base's lands."""
+        key = without_the(without_article(group)).lower()
+        if key not in self._homelands:
+            self._homelands[key] = homeland_of(key, self._lands)
+        return self._homelands[key]
 
     def kind_size(self, noun: str) -> int:
         """How many articles the knowledge base gives this type."""
@@ -477,6 +496,8 @@ def answer_problem(span: Span, title: str) -> str | None:
     if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
             and len(set(YEAR_FORM.findall(span.sentence))) > 1:
         return "a year computable from the sentence (\"the 600th anniversary of 1325\", \"75 years, from ___ to 1987\")"
+    if span.kind == QUANTITY and before.rstrip().endswith(("±", "+/-", "+/−")):
+        return "a measurement's margin of error (\"10,935 ± ___\"), not a fact worth knowing"
     if span.kind == QUANTITY and _BOUND_BEFORE.search(before):
         return "a quantity after a bound (\"exceeding ___\", \"on the order of ___\"): more than one option would be true"
     if span.kind == YEAR and _statistic_date(before, after):
@@ -530,7 +551,8 @@ def _place_key(name: str) -> frozenset[str]:
 
 _IRREGULAR_FORMS = [("france", "french"), ("spain", "spanish"), ("rome", "roman"), ("netherlands", "dutch"), ("wales", "welsh"),
                     ("denmark", "danish"), ("finland", "finnish"), ("poland", "polish"), ("switzerland", "swiss"),
-                    ("ireland", "irish"), ("philippines", "filipino"), ("madagascar", "malagasy")]
+                    ("ireland", "irish"), ("philippines", "filipino"), ("madagascar", "malagasy"), ("greece", "greek"),
+                    ("norway", "norwegian"), ("portugal", "portuguese"), ("scotland", "scottish"), ("england", "english")]
 _OTHER_FORMS = {a: b for pair in _IRREGULAR_FORMS for a, b in (pair, pair[::-1])}  # the place and its people's word, both ways
 _WHOLE_NAME_FORMS = [("united states", "american"), ("united kingdom", "british")]  # names whose words say nothing alone
 _OTHER_WHOLE_FORMS = {a: b for pair in _WHOLE_NAME_FORMS for a, b in (pair, pair[::-1])}
@@ -610,6 +632,38 @@ MIN_KIND_SIZE = 10  # a kind with fewer members (continents, planets, oceans) is
 
 PLACE_TYPES = frozenset("""country city state province region island river lake sea mountain county district territory
 kingdom empire archipelago peninsula desert village capital""".split())
+
+
+_PEOPLE_ENDINGS = frozenset({"", "e", "n", "an", "ian", "ean", "ese", "i", "ish", "ic"})  # "Canad-ian", "Chin-ese", "Argentin-e"
+LAND_TYPES = frozenset("country empire kingdom state region island".split())  # what a people's word may be named after
+
+
+def homeland_of(people: str, lands: Iterable[str]) -> str | None:
+    """The land a people's word (lower case) names: "french" -> "france", "american" -> "united
+    states", else the land whose name the word starts with, but for the name's last two letters
+    at most, and then ends as a people's word does: the longest such ("canadian" -> "Canada",
+    "austrian" -> "Austria", not "Australia"; "romantic" names no "Romania"), or "<word> Empire"; None when no land is named so."""
+    other = _OTHER_FORMS.get(people) or _OTHER_WHOLE_FORMS.get(people)
+    if other:
+        return other
+    best, longest = None, 0
+    for land in lands:
+        if land.lower() == f"{people} empire":  # "Ottoman", "Byzantine"
+            return land
+        shared = len(os.path.commonprefix([people, land.lower()]))
+        if (shared >= max(GIVEN_PREFIX, len(land) - 2) and people[shared:] in _PEOPLE_ENDINGS
+                and shared > longest):
+            best, longest = land, shared
+    return best
+
+
+def located(span: Span, stats: CorpusStats) -> Callable[[str], str | None] | None:
+    """How to find an option on a map when a reader would rule out one far from the answer (Peru
+    for a river in the United States, "Chinese" for a province of Alberta): a place by its own
+    name, a people by its homeland; None for an answer of another kind."""
+    if span.kind == "group":
+        return stats.homeland if group_kind(span.text) == "nation" else None
+    return (lambda name: name) if span.kind == "place" and stats.type_of(span.text) in PLACE_TYPES else None
 
 
 def kind_problem(span: Span, stats: CorpusStats) -> str | None:
@@ -870,6 +924,25 @@ def links_between(answer: str, names: list[str], leads: Callable[[str], str | No
     return counts
 
 
+# placed_alike at least: a place must share a region and its name ("East Asia"), not only a continent's stem ("America"); a
+# people's land only a continent ("a French composer" tempts beside "German", "Chinese" does not)
+PLACED_CLOSE = {"group": 1, "place": 2}
+
+
+def near_on_a_map(land: str, names: list[str], place: Callable[[str], str | None], linked: Linked,
+                  stats: CorpusStats, close: int) -> tuple[list[str], list[int]]:
+    """The names a reader could not rule out by a map, with their links (links_between): those
+    whose place (`place`: a place's own name, a people's land) and the answer's `land` name each
+    other in their articles, or that the knowledge base's definitions place alike (`close`: placed_alike at least)
+    (Canada and Mexico for the United States, Hunan and Hubei for Guangdong; not Peru, nor
+    "Chinese" for a Canadian province)."""
+    placed = [(name, other) for name in names if (other := place(name))]
+    links, home = linked(land, [other for _, other in placed]), stats.where(land)
+    kept = [(name, count) for (name, other), count in zip(placed, links, strict=True)
+            if count or placed_alike(home, stats.where(other)) >= close]
+    return [name for name, _ in kept], [count for _, count in kept]
+
+
 @dataclass(frozen=True)
 class Setting:
     """Where the paragraph stands in the knowledge base, for distractors that fit it: `related`
@@ -940,8 +1013,20 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span
             if len(pool) < 3:
                 dropped.append((span.text, "the sentence names where the answer lies, and fewer than three distractors lie there too"))
                 continue
-        linked = setting.linked(span.text, pool) if span.kind not in (YEAR, QUANTITY) else None
-        if linked is not None and about_borders(span.sentence):
+        linked, place = None, located(span, finder.stats)
+        if place:
+            land = place(span.text)
+            if land is None:
+                dropped.append((span.text, "a people's word that names no land in the knowledge base, so its distractors cannot be placed near it"))
+                continue
+            pool, linked = near_on_a_map(land, pool, place, setting.linked, finder.stats, PLACED_CLOSE[span.kind])
+            if len(pool) < 3:
+                dropped.append((span.text, f"fewer than three {span.kind} distractors near the answer on a map (by their "
+                                           "articles): a reader would rule out the others"))
+                continue
+        elif span.kind not in (YEAR, QUANTITY):
+            linked = setting.linked(span.text, pool)
+        if linked is not None and about_borders(span.sentence):  # a neighbour in the same region is not enough here
             pool, linked = neighbours_only(pool, linked)
             if len(pool) < 3:
                 dropped.append((span.text, "a sentence about borders, and fewer than three distractors linked to the answer by their articles"))

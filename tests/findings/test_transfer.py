@@ -59,7 +59,7 @@ def test_transfer_follows_the_planted_overlap(finished_audit, tmp_path, capsys):
         assert pair["questions"] == cells[j, j]["questions"]  # every question of j's sources answered by i
         margin = 2.5 * math.sqrt(pair["expected_accuracy"] * (1 - pair["expected_accuracy"]) / pair["questions"]) + 0.05
         assert abs(pair["accuracy"] - pair["expected_accuracy"]) <= margin  # the ground truth's prediction
-    # The known overlap: the sharer's blind spots hold the probe's regions 0-2, not 3-4.
+    # The known overlap: the sharer's blind spots hold the probe's regions 0-1, not 2-4.
     probe_regions, sharer = planted_for(run.params, PROBE), planted_for(run.params, SHARER)
     assert {d for d, r in probe_regions.items() if r < SHARED_REGIONS} <= set(sharer)
     sources = evaluated(run, PROBE).paragraphs.query("source")

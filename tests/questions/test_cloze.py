@@ -32,13 +32,14 @@ def generated(vital_sample, embedder):
 def test_paragraphs_that_name_things_get_valid_questions(generated):
     """Only named entities, years and quantities are answers, and a named answer only when the
     knowledge base (or its own name) says what it is, so that distractors can be of its kind: a
-    paragraph about a concept, or one naming only things this 500-article sample does not define,
-    gets no question (`make bench-questions` reports how many and why on the full vital10k)."""
+    paragraph about a concept, or one naming only things this 500-article sample does not define
+    or cannot place near their distractors on a map, gets no question (`make bench-questions`
+    reports how many and why on the full vital10k)."""
     _, paragraphs, questions = generated
     covered = {q.para_id for q in questions if q.verdict == KEPT}
     share = len(covered) / len(paragraphs)
     print(f"paragraphs with at least one valid question: {share:.1%} of {len(paragraphs)}")
-    assert len(paragraphs) == 500 and share >= 0.25
+    assert len(paragraphs) == 500 and share >= 0.15
     assert all(q.generator == GENERATOR_NAME for q in questions)
 
 

@@ -19,7 +19,10 @@ from sea.questions.cloze import (
     kind_problem,
     lies_within,
     links_between,
+    homeland_of,
+    located,
     named_containers,
+    near_on_a_map,
     neighbours_only,
     placed_alike,
     placed_by_the_question,
@@ -45,9 +48,13 @@ DEFINITIONS = [(1, "Sudan", "Sudan, officially the Republic of the Sudan, is a c
                (6, "Netherlands (country)", "The Netherlands is a country in Northwestern Europe."),
                (7, "Canada", "Canada is a country in North America."),
                *[(20 + i, name, f"{name} is a country in Africa.") for i, name in enumerate(("Egypt", "Kenya", "Chad", "Mali", "Ghana"))],
+               *[(30 + i, name, f"{name} is a country in {where}.")  # the lands of the golfers' peoples
+                 for i, (name, where) in enumerate((("Germany", "Central Europe"), ("Australia", "Oceania"), ("Argentina", "South America"),
+                                                    ("Ireland", "Northwestern Europe")))],
                *[(10 + i, name, f"{name} was an English novelist.") for i, name in enumerate(("Ian Fleming", "John Gardner", "Gardner"))],
                *[(100 + 10 * i + j, f"Golfer {i}{j}", f"Golfer {i}{j} was a {people} golfer.")  # peoples the definitions use
                  for i, people in enumerate(("American", "German", "Australian", "Argentine", "Canadian", "Irish")) for j in range(3)]]
+NAME_EACH_OTHER = lambda answer, names: [2] * len(names)  # noqa: E731  (the articles of every option and the answer's)
 PEOPLE = CorpusStats([], latest_year=2024, definitions=DEFINITIONS)
 
 
@@ -96,7 +103,7 @@ def test_titles_of_the_answer_type_serve_as_distractors(finder):
     vectors["Sudan"] = np.array([1.0, 0.0])
     encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731  (sentences: one context)
     made, dropped = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0,
-                                 setting=Setting(related=lambda span: countries))
+                                 setting=Setting(related=lambda span: countries, linked=NAME_EACH_OTHER))
     [(draft, _)] = made
     assert draft.answer == "Sudan" and set(draft.options) - {"Sudan"} <= {"Libya", "Canada", "Egypt", "Kenya", "Chad"}
     assert draft.question.startswith("Which country completes")  # the stem names the type every option shares
@@ -112,7 +119,7 @@ def test_the_subject_is_never_one_of_its_own_distractors(finder):
     encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
     for title, expected in (("Khartoum", True), ("Lake Chad", False)):  # Chad, the nearest, unless the question is about it
         [(draft, _)] = cloze_drafts(2, title, text, [], finder, encode, n=1, variants=1, seed=0,
-                                    setting=Setting(related=lambda span: countries))[0]
+                                    setting=Setting(related=lambda span: countries, linked=NAME_EACH_OTHER))[0]
         assert ("Chad" in draft.options) == expected and draft.answer == "Sudan"
 
 
@@ -192,6 +199,12 @@ def test_a_quantity_after_a_bound_has_more_than_one_true_option():
         quantity = next(q for q in ("60 mm", "10 kilometers", "4500 meters") if q in sentence)
         assert "bound" in answer_problem(Span(QUANTITY, quantity, sentence), "Thing")
     assert answer_problem(Span(QUANTITY, "10 kilometers", "Its radius is 10 kilometers."), "Thing") is None
+
+
+def test_a_margin_of_error_is_not_a_question():
+    sentence = "The maximum known depth is 10,935 ± 6 meters at its southern end."
+    assert "margin of error" in answer_problem(Span(QUANTITY, "6 meters", sentence), "Mariana Trench")
+    assert answer_problem(Span(QUANTITY, "6 meters", "The depth varies by 6 meters."), "Mariana Trench") is None
 
 
 def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
@@ -291,7 +304,7 @@ def test_a_blank_without_an_article_takes_no_name_that_needs_one(finder):
     vectors |= {"United States": np.array([0.7, 0.71]), "Netherlands": np.array([0.7, 0.71]), "Sudan": np.array([1.0, 0.0])}
     encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
     [(draft, _)] = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0,
-                                setting=Setting(related=lambda span: countries))[0]
+                                setting=Setting(related=lambda span: countries, linked=NAME_EACH_OTHER))[0]
     assert "capital of _____," in draft.question  # "capital of United States" would stand out, and "the" would give Sudan away
     assert not {"United States", "Netherlands", "the United States", "the Netherlands"} & set(draft.options)
 
@@ -302,7 +315,7 @@ def test_an_article_before_the_blank_moves_into_it(finder):
     vectors = {t: np.array([1.0, 0.0]) * 0.6 + np.array([0.0, 0.8]) for t in ("American", "German", "Australian", "Argentine", "Canadian", "Irish")}
     vectors["American"] = np.array([1.0, 0.0])
     made, dropped = cloze_drafts(1, "Tiger Woods", text, neighbours, finder, lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts]),
-                                 n=3, variants=2, seed=0)
+                                 n=3, variants=2, seed=0, setting=Setting(linked=NAME_EACH_OTHER))
     [(draft, _)] = made
     assert "is _____ professional golfer" in draft.question and "an American" in draft.options
     assert all(option.split()[0] == ("an" if option.split()[1][0] in "AEIOU" else "a") for option in draft.options)
@@ -539,3 +552,64 @@ def test_a_place_the_sentence_names_the_answer_in_holds_every_distractor():
     assert not lies_within("Uruguay", named_containers(central, stats), stats)
     # "South America" does not hold a country of Central America: compass words count whole.
     assert named_containers(Span("place", "Guatemala", "In South America and Guatemala."), stats) == set()
+
+
+LANDS = ["Canada", "China", "Austria", "Australia", "Romania", "Portugal", "Mongol Empire", "Mongolia", "India", "Indonesia"]
+
+
+def test_a_peoples_word_names_its_land():
+    found = {word: homeland_of(word, LANDS) for word in ("canadian", "chinese", "austrian", "australian", "mongol", "mongolian",
+                                                         "indian", "french", "american", "romantic", "anglo", "portuguese")}
+    assert found == {"canadian": "Canada", "chinese": "China", "austrian": "Austria", "australian": "Australia",
+                     "mongol": "Mongol Empire", "mongolian": "Mongolia", "indian": "India", "french": "france",
+                     "american": "united states", "romantic": None, "anglo": None, "portuguese": "portugal"}
+
+
+def test_distractors_far_from_the_answer_on_a_map_are_refused():
+    stats = CorpusStats([], latest_year=2024, definitions=[
+        (1, "United States", "The United States is a country primarily located in North America."),
+        (2, "Canada", "Canada is a country in North America."),
+        (3, "Peru", "Peru is a country in western South America."),
+        (4, "Mexico", "Mexico is a country in North America."),
+        (5, "Colombia", "Colombia is a country primarily located in South America."),
+        (6, "China", "China is a country in East Asia."),
+        (7, "Germany", "Germany is a country in Central Europe."),
+        (8, "France", "France is a country in Western Europe."),
+        (9, "Japan", "Japan is an island country in East Asia.")])
+    leads = {"United States": "It shares borders with Canada to its north and with Mexico to its south."}.get
+    river = Span("place", "the United States", "The Ohio River is a river in the United States.")
+    assert located(river, stats)("Peru") == "Peru"
+    # Peru shares only the stem of "America" with the answer's "North America"; Canada and Mexico are named by its article.
+    assert near_on_a_map("United States", ["Peru", "Canada", "Colombia", "Mexico"], located(river, stats),
+                         lambda answer, names: links_between(answer, names, leads), stats, 2) == (["Canada", "Mexico"], [1, 1])
+    # A people by its land: a continent shared is enough (French beside German), another continent is not (Chinese).
+    composer = Span("group", "German", "Bach was a German composer.")
+    assert located(composer, stats) is not None and located(Span("group", "Hindu", "a Hindu temple"), stats) is None
+    near, _ = near_on_a_map(stats.homeland("German"), ["French", "Chinese", "Romantic"], located(composer, stats),
+                            lambda answer, names: [0] * len(names), stats, 1)
+    assert near == ["French"]
+    assert located(Span("person", "Ian Fleming", "x"), stats) is None  # people are not placed on a map
+
+
+def test_a_place_in_a_sentence_about_borders_takes_only_linked_names():
+    """Every country here lies in Northeast Africa with Sudan, near it by the map rule, but only
+    those linked to it can be its neighbour: the border rule stays stricter than the map rule."""
+    countries = ("Sudan", "Egypt", "Ethiopia", "Eritrea", "Chad", "Kenya")
+    elsewhere = ("Spain", "Poland", "Italy", "Norway", "Greece")  # enough countries for a kind worth asking about
+    finder = EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=[
+        *[(i, name, f"{name} is a country in Northeast Africa.") for i, name in enumerate(countries)],
+        *[(10 + i, name, f"{name} is a country in Europe.") for i, name in enumerate(elsewhere)]]))
+    text = "Khartoum is the capital of Sudan, which borders Egypt."
+    pool = [finder.stats.as_span(doc_id, "place") for doc_id in (2, 3, 4, 5)]  # Ethiopia, Eritrea, Chad, Kenya
+    vectors = {name: np.array([0.6, 0.8]) for name in countries} | {"Sudan": np.array([1.0, 0.0])}
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
+    neighbours = {"Ethiopia", "Eritrea"}  # linked here by decree; Chad and Kenya only near on the map
+    linked = lambda answer, names: [2 if n in neighbours else 0 for n in names]  # noqa: E731
+    made, dropped = cloze_drafts(9, "Nile", text, [], finder, encode, n=3, variants=1, seed=0,
+                                 setting=Setting(related=lambda span: pool, linked=linked))
+    assert not [draft for draft, _ in made if draft.answer == "Sudan"]
+    assert ("Sudan", "a sentence about borders, and fewer than three distractors linked to the answer by their articles") in dropped
+    neighbours.add("Chad")
+    made, _ = cloze_drafts(9, "Nile", text, [], finder, encode, n=3, variants=1, seed=0,
+                           setting=Setting(related=lambda span: pool, linked=linked))
+    assert [set(draft.options) for draft, _ in made if draft.answer == "Sudan"] == [{"Sudan", "Ethiopia", "Eritrea", "Chad"}]
