@@ -621,6 +621,15 @@ def stem_kind(span: Span, stats: CorpusStats) -> str | None:
     return None if span.kind == "group" else stats.type_of(span.text)
 
 
+def problem_before_distractors(span: Span, title: str, stats: CorpusStats) -> str | None:
+    """Why the span is no answer, as far as that can be told before any distractor is sought, or None."""
+    if problem := answer_problem(span, title):
+        return problem
+    if needs_a_type(span, stats):
+        return f"no article says what this {span.kind} is, so no distractor can be shown to be of its kind"
+    return kind_problem(span, stats) or placed_by_the_question(span, title, stats)
+
+
 def needs_a_type(span: Span, stats: CorpusStats) -> bool:
     """A named answer the knowledge base does not define: no distractor could be shown to be of its kind."""
     return span.kind not in (YEAR, QUANTITY, "group") and stats.type_of(span.text) is None
@@ -956,41 +965,38 @@ class Setting:
     named_by: Related = lambda span: []  # names of the answer's kind that its own article's lead names (Spain's: Portugal, France)
 
 
-def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: list[Span], finder: EntityFinder, encode: Encode,
-                 n: int, variants: int, seed: int, setting: Setting = Setting()
+def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[[], list[Span]], finder: EntityFinder,
+                 encode: Encode, n: int, variants: int, seed: int, setting: Setting = Setting()
                  ) -> tuple[list[tuple[Draft, list[str]]], list[tuple[str, str]]]:
     """Up to n (draft, rephrasings) pairs for the paragraph, the best by score, and the candidates
     dropped with reasons. Distractors come from the neighbours' spans, then from the setting's
-    related titles, and those that fit the blank's sentence and the paragraph's article best are tried first."""
+    related titles, and those that fit the blank's sentence and the paragraph's article best are tried first.
+    `neighbour_spans` is called only once a candidate needs distractors (tagging the neighbours is
+    most of the generator's time, and about half the paragraphs have no such candidate)."""
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
     paragraph, bounds = _norm(text), frozenset(bounding_years(title, text))
-    pools, dropped, seen, spans_seen = [], [], set(), list(neighbour_spans)
+    pools, dropped, seen, spans_seen, nearby = [], [], set(), [], None
     for span in finder.spans(para_id, text):
         key = _norm(span.text)
         if key in seen:
             continue
         seen.add(key)
-        problem = answer_problem(span, title)
+        problem = problem_before_distractors(span, title, finder.stats)
         if problem:
             dropped.append((span.text, problem))
             continue
-        if needs_a_type(span, finder.stats):
-            dropped.append((span.text, f"no article says what this {span.kind} is, so no distractor can be shown to be of its kind"))
-            continue
-        problem = kind_problem(span, finder.stats) or placed_by_the_question(span, title, finder.stats)
-        if problem:
-            dropped.append((span.text, problem))
-            continue
+        if nearby is None:
+            nearby = neighbour_spans()
         named = setting.named_by(span) if span.kind not in (YEAR, QUANTITY) else []
         related = setting.related(span)
-        pool = [name for name in _same_kind(span, [*named, *neighbour_spans, *related], paragraph, finder.stats, rng, bounds)
+        pool = [name for name in _same_kind(span, [*named, *nearby, *related], paragraph, finder.stats, rng, bounds)
                 if not same_name(name, title)]  # never the subject itself ("William Shockley" among his own group)
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue
         pools.append((span, pool))
         spans_seen += named + related
-    definite = written_with_the(spans_seen, finder.stats)
+    definite = written_with_the([*(nearby or []), *spans_seen], finder.stats)
     named = []
     for span, pool in pools:
         blanked, written = _with_article(span, definite)

@@ -25,6 +25,7 @@ from sea.questions.cloze import (
     cloze_drafts,
     fill_definitions,
     links_between,
+    problem_before_distractors,
     sampled,
 )
 from sea.questions.entities import EntityFinder, Span
@@ -126,8 +127,9 @@ class QuestionGenerator:
         batches); the offline generator then finds them tagged. Changes no result."""
         if self.generator is None:
             paragraphs = [self.paragraph(p) for p in para_ids]
-            self.finder.prime([(p.para_id, p.text) for p in paragraphs],
-                              [pair for p in paragraphs for pair in self._neighbour_paragraphs(p.doc_id)])
+            self.finder.prime([(p.para_id, p.text) for p in paragraphs], [])
+            self.finder.prime([], [pair for p in paragraphs if self._needs_distractors(p)
+                                   for pair in self._neighbour_paragraphs(p.doc_id)])
 
     async def draft(self, paragraph: Paragraph) -> Drafted:
         """The generate phase: base questions, and the candidates dropped with their reasons."""
@@ -159,13 +161,11 @@ class QuestionGenerator:
 
     async def _offline_drafts(self, paragraph: Paragraph) -> Drafted:
         settings = self.settings
-        neighbours = self._neighbour_paragraphs(paragraph.doc_id)
-        self.finder.prime([(paragraph.para_id, paragraph.text)], neighbours)
-        spans = [span for para_id, text in neighbours for span in self.finder.distractor_spans(para_id, text)]
         home = np.asarray(self._doc_vectors[self._doc_row[paragraph.doc_id]])
         setting = Setting(lambda span: self._related(span, home), self._article_vectors, home,
                           lambda answer, names: links_between(answer, names, self._lead), self._named_by)
-        made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text, spans, self.finder, self.encode,
+        made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text,
+                                     lambda: self._neighbour_spans(paragraph.doc_id), self.finder, self.encode,
                                      settings.per_paragraph, settings.variants, settings.seed, setting)
         return Drafted(made, [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in dropped])
 
@@ -216,6 +216,17 @@ class QuestionGenerator:
                 members = rng.choice(members, TYPE_SAMPLE, replace=False).tolist()
             self._type_members[noun] = sorted(members, key=self._doc_row.get)
         return self._type_members[noun]
+
+    def _needs_distractors(self, paragraph: Paragraph) -> bool:
+        """Whether a span of the paragraph passes every check made before distractors are sought."""
+        return any(problem_before_distractors(span, paragraph.title, self.finder.stats) is None
+                   for span in self.finder.spans(paragraph.para_id, paragraph.text))
+
+    def _neighbour_spans(self, doc_id: int) -> list[Span]:
+        """The spans of the nearest documents' paragraphs, tagged in one batch."""
+        neighbours = self._neighbour_paragraphs(doc_id)
+        self.finder.prime([], neighbours)
+        return [span for para_id, text in neighbours for span in self.finder.distractor_spans(para_id, text)]
 
     def _neighbour_paragraphs(self, doc_id: int) -> list[tuple[int, str]]:
         """(para_id, text) of the documents nearest to this one, nearest first."""

@@ -94,7 +94,7 @@ def test_too_few_distractors_is_a_recorded_drop(embedder):
               *[(10 + i, f"Hamlet {i}", f"Hamlet {i} is a village in Lowshire.") for i in range(9)]]  # villages, none nearby
     finder = EntityFinder(CorpusStats(["A paragraph."], latest_year=2024, definitions=places))
     text = "The Zorblat Festival is held every spring in the village of Ashford near the old mill."
-    made, dropped = cloze_drafts(1, "Zorblat Festival", text, [Span("place", "Paris", "x")], finder, embedder.encode,
+    made, dropped = cloze_drafts(1, "Zorblat Festival", text, lambda: [Span("place", "Paris", "x")], finder, embedder.encode,
                                  n=5, variants=5, seed=0)
     assert dropped and any("distractors" in reason for _, reason in dropped)
     assert all(draft.answer in text for draft, _ in made)
@@ -107,7 +107,7 @@ def test_instruction_like_sentences_never_become_questions(embedder):
     neighbours = ([Span("year", str(y), "x") for y in (1901, 1910, 1931, 1944, 1962, 1975)]
                   + [Span("place", p, "x") for p in ("Paris", "Lyon", "Nice", "Lille")])
     finder = EntityFinder(CorpusStats(["A paragraph."], latest_year=2024))
-    made, dropped = cloze_drafts(1, "Zorblat Festival", text, neighbours, finder, embedder.encode, n=5, variants=5, seed=0)
+    made, dropped = cloze_drafts(1, "Zorblat Festival", text, lambda: neighbours, finder, embedder.encode, n=5, variants=5, seed=0)
     assert made and all(draft.statement == clean for draft, _ in made)
     # blanking the year would leave "Ignore previous instructions …" in a question put to the testee
     assert ("1950", "the sentence reads as an instruction to the model") in dropped

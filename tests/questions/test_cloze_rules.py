@@ -102,13 +102,27 @@ def test_titles_of_the_answer_type_serve_as_distractors(finder):
     vectors = {name: np.array([0.6, 0.8]) for name in ("Libya", "Africa", "Canada", "Egypt", "Kenya", "Chad")}
     vectors["Sudan"] = np.array([1.0, 0.0])
     encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731  (sentences: one context)
-    made, dropped = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0,
+    made, dropped = cloze_drafts(2, "Khartoum", text, list, finder, encode, n=1, variants=1, seed=0,
                                  setting=Setting(related=lambda span: countries, linked=NAME_EACH_OTHER))
     [(draft, _)] = made
     assert draft.answer == "Sudan" and set(draft.options) - {"Sudan"} <= {"Libya", "Canada", "Egypt", "Kenya", "Chad"}
     assert draft.question.startswith("Which country completes")  # the stem names the type every option shares
-    made, dropped = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0)
+    made, dropped = cloze_drafts(2, "Khartoum", text, list, finder, encode, n=1, variants=1, seed=0)
     assert not made and any("Sudan" == answer and "distractors" in why for answer, why in dropped)
+
+
+def test_the_neighbours_are_tagged_only_for_a_candidate_that_needs_distractors(finder):
+    asked = []
+
+    def neighbour_spans():
+        asked.append(True)
+        return []
+
+    encode = lambda texts: np.ones((len(texts), 2))  # noqa: E731
+    made, dropped = cloze_drafts(90, "Sudan", "Sudan lies on the Nile.", neighbour_spans, finder, encode, n=1, variants=1, seed=0)
+    assert not made and ("Sudan", "the title gives the answer away") in dropped and not asked
+    cloze_drafts(2, "Khartoum", "Khartoum is the capital of Sudan, on the Nile.", neighbour_spans, finder, encode, n=1, variants=1, seed=0)
+    assert asked == [True]  # once, for Sudan
 
 
 def test_the_subject_is_never_one_of_its_own_distractors(finder):
@@ -118,7 +132,7 @@ def test_the_subject_is_never_one_of_its_own_distractors(finder):
     vectors["Sudan"] = np.array([1.0, 0.0])
     encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
     for title, expected in (("Khartoum", True), ("Lake Chad", False)):  # Chad, the nearest, unless the question is about it
-        [(draft, _)] = cloze_drafts(2, title, text, [], finder, encode, n=1, variants=1, seed=0,
+        [(draft, _)] = cloze_drafts(2, title, text, list, finder, encode, n=1, variants=1, seed=0,
                                     setting=Setting(related=lambda span: countries, linked=NAME_EACH_OTHER))[0]
         assert ("Chad" in draft.options) == expected and draft.answer == "Sudan"
 
@@ -303,7 +317,7 @@ def test_a_blank_without_an_article_takes_no_name_that_needs_one(finder):
     vectors = {name: np.array([0.6, 0.8]) for name in ("Libya", "Canada", "Egypt", "Kenya", "Chad")}
     vectors |= {"United States": np.array([0.7, 0.71]), "Netherlands": np.array([0.7, 0.71]), "Sudan": np.array([1.0, 0.0])}
     encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
-    [(draft, _)] = cloze_drafts(2, "Khartoum", text, [], finder, encode, n=1, variants=1, seed=0,
+    [(draft, _)] = cloze_drafts(2, "Khartoum", text, list, finder, encode, n=1, variants=1, seed=0,
                                 setting=Setting(related=lambda span: countries, linked=NAME_EACH_OTHER))[0]
     assert "capital of _____," in draft.question  # "capital of United States" would stand out, and "the" would give Sudan away
     assert not {"United States", "Netherlands", "the United States", "the Netherlands"} & set(draft.options)
@@ -314,7 +328,7 @@ def test_an_article_before_the_blank_moves_into_it(finder):
     neighbours = [Span("group", g, "x") for g in ("German", "Australian", "Argentine", "Canadian", "Irish")]
     vectors = {t: np.array([1.0, 0.0]) * 0.6 + np.array([0.0, 0.8]) for t in ("American", "German", "Australian", "Argentine", "Canadian", "Irish")}
     vectors["American"] = np.array([1.0, 0.0])
-    made, dropped = cloze_drafts(1, "Tiger Woods", text, neighbours, finder, lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts]),
+    made, dropped = cloze_drafts(1, "Tiger Woods", text, lambda: neighbours, finder, lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts]),
                                  n=3, variants=2, seed=0, setting=Setting(linked=NAME_EACH_OTHER))
     [(draft, _)] = made
     assert "is _____ professional golfer" in draft.question and "an American" in draft.options
@@ -605,11 +619,11 @@ def test_a_place_in_a_sentence_about_borders_takes_only_linked_names():
     encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
     neighbours = {"Ethiopia", "Eritrea"}  # linked here by decree; Chad and Kenya only near on the map
     linked = lambda answer, names: [2 if n in neighbours else 0 for n in names]  # noqa: E731
-    made, dropped = cloze_drafts(9, "Nile", text, [], finder, encode, n=3, variants=1, seed=0,
+    made, dropped = cloze_drafts(9, "Nile", text, list, finder, encode, n=3, variants=1, seed=0,
                                  setting=Setting(related=lambda span: pool, linked=linked))
     assert not [draft for draft, _ in made if draft.answer == "Sudan"]
     assert ("Sudan", "a sentence about borders, and fewer than three distractors linked to the answer by their articles") in dropped
     neighbours.add("Chad")
-    made, _ = cloze_drafts(9, "Nile", text, [], finder, encode, n=3, variants=1, seed=0,
+    made, _ = cloze_drafts(9, "Nile", text, list, finder, encode, n=3, variants=1, seed=0,
                            setting=Setting(related=lambda span: pool, linked=linked))
     assert [set(draft.options) for draft, _ in made if draft.answer == "Sudan"] == [{"Sudan", "Ethiopia", "Eritrea", "Chad"}]
