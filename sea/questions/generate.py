@@ -123,8 +123,9 @@ class QuestionGenerator:
         return questions
 
     def prepare(self, para_ids: list[int]) -> None:
-        """Tag a batch's paragraphs and their neighbours in one go (spaCy is much faster in
-        batches); the offline generator then finds them tagged. Changes no result."""
+        """Tag a batch's paragraphs in one go (spaCy is much faster in batches), then the neighbours
+        of those with a candidate that needs distractors; the offline generator then finds them
+        tagged. Changes no result."""
         if self.generator is None:
             paragraphs = [self.paragraph(p) for p in para_ids]
             self.finder.prime([(p.para_id, p.text) for p in paragraphs], [])
