@@ -3,7 +3,6 @@ dead endpoint, damaged run files and their stated fixes, SIGTERM."""
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -12,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from flows.server import free_port
 from sea.audit import rundir
 from sea.audit.rundir import RunDir
 from tests.audit.conftest import small_audit
@@ -24,12 +24,6 @@ pytestmark = pytest.mark.reliability
 def sea(args, env=None, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "flows.cli", *args], cwd=REPO, env=env or os.environ.copy(),
                           capture_output=True, text=True, timeout=600, **kwargs)
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def write_audit_params(vital_sample, root: Path) -> str:
@@ -73,7 +67,7 @@ def test_invalid_yaml_is_one_line(tmp_path):
 
 
 def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(prefect_server, mlflow_uri, params_path):
-    url = f"http://127.0.0.1:{closed_port()}/v1"
+    url = f"http://127.0.0.1:{free_port()}/v1"
     args = ["--params", params_path, "--quiet", "audit", "--run-id", "dead", "--set", "models.testee.model=openai-compatible:x",
             "--set", f"models.testee.base_url={url}"]
     started = time.monotonic()

@@ -1,11 +1,11 @@
 """The real openai and anthropic SDKs against a fake server on 127.0.0.1, with injected faults."""
 
 import logging
-import socket
 import time
 
 import pytest
 
+from flows.server import free_port
 from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
 from sea.llm.client import CallFailed, ModelClient, input_token_bound
@@ -171,15 +171,9 @@ def test_keys_never_reach_logs_or_errors(caplog):
         assert secret not in caplog.text and secret not in str(failed.value) and secret not in repr(failing.settings)
 
 
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.mark.reliability
 def test_an_endpoint_that_never_answers_stops_at_once_naming_it():
-    settings = ModelSettings(model="openai-compatible:x", base_url=f"http://127.0.0.1:{closed_port()}/v1", max_in_flight=8)
+    settings = ModelSettings(model="openai-compatible:x", base_url=f"http://127.0.0.1:{free_port()}/v1", max_in_flight=8)
     client = ModelClient("testee", settings, OpenAIChat(settings), cache=ResponseCache(None), ledger=Ledger(),
                          prices=PriceTable({}))
     budget = Budget(calls=100)
