@@ -167,7 +167,7 @@ class ModelsSettings(_Section):
 class BudgetSettings(_Section):
     """Hard limits on the testee; any combination. Reserved before each call is sent."""
 
-    testee_calls: int | None = Field(default=8000, ge=1)
+    testee_calls: int | None = Field(default=1000, ge=1)
     tokens: int | None = Field(default=None, ge=1)
     dollars: float | None = Field(default=None, gt=0)
 
