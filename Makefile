@@ -13,7 +13,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export MLFLOW_DISABLE_TELEMETRY := true
 
-.PHONY: audit test check-report mlflow-ui schedule bench bench-steps bench-kb bench-scale bench-models bench-questions install clean
+.PHONY: audit test check-report mlflow-ui schedule bench bench-steps bench-kb bench-scale bench-models bench-questions bench-headroom install clean
 
 install: $(STAMP)
 
@@ -86,6 +86,11 @@ bench-models: $(STAMP)
 # -> reports/benchmarks/questions.json and questions.md
 bench-questions: audit
 	python benchmarks/questions.py
+
+# What any search could find: random's and the best possible error rate per blind-spot profile and
+# budget, from every paragraph's offline questions -> reports/benchmarks/headroom.json and headroom.md
+bench-headroom: audit
+	python benchmarks/headroom.py
 
 clean:
 	rm -rf data/kb data/embeddings data/index data/cache runs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from sea.llm.simulated import plant_blind_spots
@@ -34,3 +35,15 @@ def findings(paragraphs: pd.DataFrame, planted: dict[int, int]) -> dict:
         "recall": len(regions_found) / regions if regions else None,
         "budget_inside": float(paragraphs.loc[inside, "questions"].sum() / asked) if asked else None,
     }
+
+
+def headroom(expected: np.ndarray, counts: np.ndarray, budgets: list[int]) -> dict:
+    """What any search could find in a knowledge base whose paragraphs carry `counts` questions each,
+    answered wrongly with `expected` probability: random's expected error rate (every question alike)
+    and, per budget, the best possible — the budget's questions all taken where errors are likeliest,
+    as a search that knew the ground truth would (the whole supply when it is smaller)."""
+    per_question = np.repeat(np.asarray(expected, dtype=float), np.asarray(counts, dtype=int))
+    best = np.sort(per_question)[::-1]
+    random = float(best.mean()) if len(best) else None
+    return {"questions": int(len(best)), "random": random,
+            "best": {budget: float(best[:budget].mean()) if len(best) else None for budget in budgets}}

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from sea.audit.ground_truth import findings, planted_for
+from sea.audit.ground_truth import findings, headroom, planted_for
 from sea.embeddings import load_document_vectors
 from sea.llm.simulated import SimulatedTestee
 
@@ -38,6 +38,18 @@ def test_findings_on_a_hand_made_table():
     assert result["sources"] == 3 and result["sources_inside"] == 2 and result["precision"] == 2 / 3
     assert result["regions_found"] == 1 and result["recall"] == 1 / 3  # region 1 evaluated but not promoted; 2 never reached
     assert result["budget_inside"] == 15 / 30
+
+
+def test_headroom_takes_the_likeliest_errors_first_and_random_weighs_every_question_alike():
+    expected = np.array([0.2, 0.75, 0.2, 0.5, 0.75])
+    counts = np.array([4, 2, 0, 2, 1])  # a paragraph without a question adds nothing
+    result = headroom(expected, counts, [2, 3, 5, 100])
+    assert result["questions"] == 9
+    assert abs(result["random"] - (4 * 0.2 + 3 * 0.75 + 2 * 0.5) / 9) < 1e-12
+    assert result["best"][2] == 0.75 and result["best"][3] == 0.75  # the three blind-spot questions
+    assert abs(result["best"][5] - (3 * 0.75 + 2 * 0.5) / 5) < 1e-12
+    assert abs(result["best"][100] - result["random"]) < 1e-12  # a budget over the supply asks everything
+    assert headroom(np.array([0.3]), np.array([0]), [10]) == {"questions": 0, "random": None, "best": {10: None}}
 
 
 def test_a_profile_that_shares_regions_holds_them_beside_its_own(vital_sample):

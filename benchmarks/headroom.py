@@ -1,0 +1,100 @@
+"""`make bench-headroom`: how much any search could find in the default knowledge base with the
+offline questions, per simulated profile — random's expected error rate and the best possible at
+each budget (every question taken where the planted ground truth puts errors likeliest). It bounds
+what `sea` and `sea_plus` can reach (issue 15's targets are ratios to random at these budgets).
+
+Writes reports/benchmarks/headroom.json and .md. Every paragraph of the knowledge base gets its
+questions from the generator (the audit's own, with its caches: after `make audit` most are tagged)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from benchmarks.discovery import BUDGETS as DISCOVERY_BUDGETS  # noqa: E402
+from benchmarks.discovery import PROFILES  # noqa: E402
+from benchmarks.report import write_report  # noqa: E402
+from sea.audit.ground_truth import headroom, planted_for  # noqa: E402
+from sea.embeddings import Embedder, embedding_cache_path  # noqa: E402
+from sea.kb.schema import DOCUMENTS_FILE  # noqa: E402
+from sea.llm.simulated import expected_error  # noqa: E402
+from sea.questions.generate import QuestionGenerator  # noqa: E402
+from sea.questions.model import KEPT  # noqa: E402
+from sea.settings import load_params  # noqa: E402
+
+COMMAND = "make bench-headroom"
+BATCH = 40  # paragraphs tagged together, as an audit step does
+
+
+def question_counts(params) -> pd.DataFrame:
+    """para_id, doc_id, base questions and phrasings kept, for every paragraph of the knowledge base."""
+    generator = QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params)))
+    para_ids = generator.store.para_ids().tolist()
+    rows = []
+    for start in tqdm(range(0, len(para_ids), BATCH), desc="questions", unit="batch"):
+        batch = para_ids[start:start + BATCH]
+        generator.prepare(batch)
+        for para_id in batch:
+            paragraph = generator.paragraph(para_id)
+            kept = [q for q in asyncio.run(generator.for_paragraph(paragraph)) if q.verdict == KEPT]
+            rows.append((para_id, paragraph.doc_id, sum(q.variant == 0 for q in kept), len(kept)))
+    return pd.DataFrame(rows, columns=["para_id", "doc_id", "base", "phrasings"])
+
+
+def measure(params, counts: pd.DataFrame, budgets: list[int]) -> list[dict]:
+    categories = pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "category"])
+    category_of = dict(zip(categories["doc_id"], categories["category"], strict=True))
+    results = []
+    for name in PROFILES:
+        profile, planted = params.simulated[name], planted_for(params, f"simulated:{name}")
+        expected = np.array([expected_error(profile, planted, category_of[d], d) for d in counts["doc_id"]])
+        inside = counts["doc_id"].isin(list(planted)).to_numpy()
+        for column, phrasings in (("base", 1), ("phrasings", params.questions.variants)):
+            result = headroom(expected, counts[column].to_numpy(), budgets)
+            results.append({"profile": name, "phrasings": phrasings, "questions": result["questions"],
+                            "inside_blind_spots": int(counts.loc[inside, column].sum()), "random": result["random"],
+                            "best": result["best"]})
+    return results
+
+
+def markdown(report: dict) -> str:
+    budgets = report["budgets"]
+    lines = ["# Headroom: what any search could find", "",
+             f"Command: `{report['command']}` ({report['seconds']:.0f} s, {report['date']}). The knowledge base's "
+             f"{report['paragraphs']:,} paragraphs, {report['with_questions']:,} of them with a question; every question "
+             "is answered wrongly with the simulated testee's expected error rate (0.75 inside a planted blind spot, the "
+             "profile's rate elsewhere). *Random* is the error rate of asking every question alike; *best* takes the "
+             "budget's questions where errors are likeliest, as a search that knew the blind spots would.", "",
+             "| profile | phrasings a question | questions | in blind spots | random | "
+             + " | ".join(f"best at {b:,} (× random)" for b in budgets) + " |",
+             "| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in budgets) + " |"]
+    for row in report["rows"]:
+        best = " | ".join(f"{row['best'][b]:.3f} ({row['best'][b] / row['random']:.2f}×)" for b in budgets)
+        lines.append(f"| {row['profile']} | {row['phrasings']} | {row['questions']:,} | {row['inside_blind_spots']:,} | "
+                     f"{row['random']:.3f} | {best} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    params = load_params()
+    started = time.perf_counter()
+    counts = question_counts(params)
+    budgets = sorted({b for b in (params.budget.testee_calls, *DISCOVERY_BUDGETS) if b})
+    report = {"command": COMMAND, "date": time.strftime("%Y-%m-%d"), "budgets": budgets,
+              "paragraphs": len(counts), "with_questions": int((counts["base"] > 0).sum()),
+              "rows": measure(params, counts, budgets), "seconds": round(time.perf_counter() - started, 1)}
+    write_report("headroom", report, markdown(report))
+
+
+if __name__ == "__main__":
+    main()
