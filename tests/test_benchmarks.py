@@ -16,7 +16,7 @@ def _row(arm: str, seed: int, error_rate: float) -> dict:
 def test_the_discovery_report_and_figure_are_built_from_rows():
     labels = [*discovery.ARMS, *discovery.ABLATIONS]
     rows = [_row(arm, seed, 0.25 + 0.05 * i) | {"true_sources_pruned": 10 + seed} for i, arm in enumerate(labels) for seed in (0, 1)]
-    report = discovery.summarise(rows, Namespace(seeds=2, skip_paper=True, rows=None), seconds=1.0)
+    report = discovery.summarise(rows, Namespace(seeds=2, skip_paper=True, rows=None, settings=None), seconds=1.0)
     by_arm = {g["arm"]: g for g in report["groups"]}
     assert set(by_arm) == set(labels) and by_arm["random"]["error_rate_vs_random"]["mean"] == 1.0
     assert [g["arm"] for g in report["groups"]] == labels  # the ablations after the arms, in their fixed order
@@ -35,5 +35,16 @@ def test_the_failure_prior_is_reported_per_profile_and_block_of_steps():
     summary = discovery.prior_summary(rows)
     assert [(s["profile"], s["first_step"], s["seeds"]) for s in summary] == [("paper-regime", 5, 2)]  # nothing predicted at first
     assert abs(summary[0]["accuracy"]["mean"] - 0.65) < 1e-12 and abs(summary[0]["auc"]["mean"] - 0.75) < 1e-12
-    text = discovery.markdown(discovery.summarise([*rows, _row("random", 0, 0.2)], Namespace(seeds=2, skip_paper=True, rows=None), 1.0))
+    text = discovery.markdown(discovery.summarise([*rows, _row("random", 0, 0.2)], Namespace(seeds=2, skip_paper=True, rows=None, settings=None), 1.0))
     assert "| steps | paper-regime |" in text and "| 5-9 | 0.65 / 0.75 |" in text and discovery.PAPER_PRIOR_ACCURACY in text
+
+
+def test_a_second_question_setting_has_its_own_rows_budgets_and_figure():
+    rows = [_row(arm, 0, rate) | {"setting": "10 questions", "budget": 1000, "curve": [(100, rate), (1000, rate)]}
+            for arm, rate in (("random", 0.2), ("sea", 0.3))]
+    report = discovery.summarise(rows, Namespace(seeds=1, skip_paper=True, rows=["random", "sea"], settings=["10 questions"]), 1.0)
+    assert [(g["setting"], g["budget"], g["arm"]) for g in report["groups"]] == [("10 questions", 1000, "sea"), ("10 questions", 1000, "random")]
+    assert abs(report["groups"][0]["error_rate_vs_random"]["mean"] - 1.5) < 1e-12
+    assert "--settings '10 questions'" in report["command"] and report["fixed_before_results"]["settings"]["10 questions"]["budgets"] == [1000]
+    assert "| 10 questions | paper-regime | 1000 | sea | 1 |" in discovery.markdown(report)
+    assert discovery.curve_figure(rows).startswith(b"\x89PNG")
