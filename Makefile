@@ -56,8 +56,8 @@ TEST_WORKERS ?= 2
 test: $(STAMP)
 	pytest -n $(TEST_WORKERS) --dist loadfile
 
-# Discovery per unit of budget: every arm and sea_plus ablation x 5 blind-spot profiles x 5 seeds,
-# plus the paper's setting, then the arms on SmolLM2 -> reports/benchmarks/discovery.json, .md and .png
+# Discovery per unit of budget: every arm and sea_plus ablation x 5 blind-spot profiles x 5 seeds, in
+# two question settings (1 phrasing at 2,000 and 5,000 questions, 2 at 1,000), plus the paper's setting, then the arms on SmolLM2 -> reports/benchmarks/discovery.json, .md and .png
 # (several hours on 2 cores; `python benchmarks/discovery.py --seeds 1 --rows ...` for a quick look)
 bench: audit
 	python benchmarks/discovery.py

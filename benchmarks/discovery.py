@@ -175,7 +175,7 @@ def main() -> None:
     parser.add_argument("--real-model", action="store_true",
                         help=f"only the comparison on {REAL_MODEL} ({REAL_BUDGET} questions per arm), added to the last run's rows")
     args = parser.parse_args()
-    root = Path("runs/bench-discovery")
+    root = Path("runs") / f"bench-{report_name(args)}"  # a run of some settings keeps the full run's rows apart
     rows_file = root / "rows.jsonl"
     if args.report_only or args.real_model:
         rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
@@ -262,9 +262,14 @@ def _keep(rows_file: Path, row: dict, started: float) -> None:
         out.write(json.dumps(row) + "\n")
 
 
+def report_name(args) -> str:
+    """discovery, or discovery-<setting>… for a run of some settings only (its rows and report apart)."""
+    return "discovery" + "".join(f"-{slug(setting)}" for setting in args.settings or ())
+
+
 def publish(rows: list[dict], args, seconds: float) -> None:
     report = summarise(rows, args, seconds)
-    name = "discovery" + ("-" + "-".join(slug(s.replace(" ", "-")) for s in args.settings) if args.settings else "")
+    name = report_name(args)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{name}.png").write_bytes(curve_figure(rows))
     write_report(name, report, markdown(report).replace("](discovery.png)", f"]({name}.png)"))
@@ -321,8 +326,8 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
                                    + (" --rows " + " ".join(f"'{label}'" for label in args.rows) if args.rows else "") + ")"),
         "fixed_before_results": {"profiles": list(PROFILES), "seeds": list(SEEDS[: args.seeds]), "arms": list(ARMS),
                                  "ablations": ABLATIONS,
-                                 "budgets": list(BUDGETS), "step_setting": STEP_SETTING,
-                                 "settings": {name: {"overrides": o, "budgets": list(b)} for name, (o, b) in SETTINGS.items()}, "paper_setting": None if args.skip_paper else
+                                 "settings": {name: {"overrides": o, "budgets": list(b)} for name, (o, b) in SETTINGS.items()
+                                              if not args.settings or name in args.settings}, "paper_setting": None if args.skip_paper else
                                  {k: v for k, v in PAPER.items()}, "reference_prices": REFERENCE_PRICES,
                                  "params": load_params().model_dump(mode="json")["search"]},
         "seconds": round(seconds),
@@ -336,7 +341,7 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
 
 def prior_summary(rows: list[dict]) -> list[dict]:
     """The failure prior's held-out accuracy and AUC per profile and block of steps, mean over
-    seeds (the runs with the prior alone)."""
+    seeds (the runs with the prior alone, in the 5-question setting, where the prior was first measured)."""
     scored = [{"profile": r["profile"], **block} for r in rows
               if r.get("prior_by_block") and r["arm"] == "sea_plus + failure prior" and r["setting"] == "5 questions"
               for block in r["prior_by_block"] if block["paragraphs"]]
@@ -393,7 +398,8 @@ def markdown(report: dict) -> str:
 
 
 def curve_figure(rows: list[dict]) -> bytes:
-    """Mean cumulative error against questions asked, a band over seeds, one panel per profile."""
+    """Mean cumulative error against questions asked, a band over seeds, one panel per profile: the
+    runs of the first question setting among the rows (5 questions in a full run)."""
     from sea.audit.figures import plt, png
 
     setting = next((r["setting"] for r in rows if r["setting"] in SETTINGS), "5 questions")  # the first setting run

@@ -3,7 +3,7 @@ publishes, so a broken report must fail here, not at the end of that hour."""
 
 from argparse import Namespace
 
-from benchmarks import discovery
+from benchmarks import discovery, headroom
 
 
 def _row(arm: str, seed: int, error_rate: float) -> dict:
@@ -48,3 +48,17 @@ def test_a_second_question_setting_has_its_own_rows_budgets_and_figure():
     assert "--settings '10 questions'" in report["command"] and report["fixed_before_results"]["settings"]["10 questions"]["budgets"] == [1000]
     assert "| 10 questions | paper-regime | 1000 | sea | 1 |" in discovery.markdown(report)
     assert discovery.curve_figure(rows).startswith(b"\x89PNG")
+    assert discovery.report_name(Namespace(settings=["10 questions"])) == "discovery-10-questions"
+    assert discovery.report_name(Namespace(settings=None)) == "discovery"  # a full run's report and rows stay apart from it
+
+
+def test_the_headroom_table_gives_each_budget_against_random_and_survives_an_empty_supply():
+    report = {"command": headroom.COMMAND, "seconds": 1.0, "date": "2026-12-02", "budgets": [1000, 2000], "paragraphs": 10,
+              "with_questions": 4, "rows": [
+                  {"profile": "paper-regime", "phrasings": 2, "questions": 3000, "inside_blind_spots": 600, "random": 0.25,
+                   "best": {"1000": 0.5, "2000": 0.3}},
+                  {"profile": "sparse-spots", "phrasings": 1, "questions": 0, "inside_blind_spots": 0, "random": None,
+                   "best": {"1000": None, "2000": None}}]}
+    text = headroom.markdown(report)
+    assert "| paper-regime | 2 | 3,000 | 600 | 0.250 | 0.500 (2.00×) | 0.300 (1.20×) |" in text
+    assert "| sparse-spots | 1 | 0 | 0 | - | - | - |" in text
