@@ -57,7 +57,8 @@ test: $(STAMP)
 	pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Discovery per unit of budget: every arm and sea_plus ablation x 5 blind-spot profiles x 5 seeds, in
-# two question settings (1 phrasing at 2,000 and 5,000 questions, 2 at 1,000), plus the paper's setting, then the arms on SmolLM2 -> reports/benchmarks/discovery.json, .md and .png
+# two question settings (1 phrasing at 2,000 and 5,000 questions, 2 at 1,000), plus the paper's
+# setting, then the arms on SmolLM2 -> reports/benchmarks/discovery.json, .md and .png
 # (several hours on 2 cores; `python benchmarks/discovery.py --seeds 1 --rows ...` for a quick look)
 bench: audit
 	python benchmarks/discovery.py
@@ -87,7 +88,7 @@ bench-models: $(STAMP)
 bench-questions: audit
 	python benchmarks/questions.py
 
-# What any search could find: random's and the best possible error rate per blind-spot profile and
+# What any search could find, estimated: random's and the best possible error rate per blind-spot profile and
 # budget, from every paragraph's offline questions -> reports/benchmarks/headroom.json and headroom.md
 bench-headroom: audit
 	python benchmarks/headroom.py

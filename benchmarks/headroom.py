@@ -1,7 +1,7 @@
-"""`make bench-headroom`: how much any search could find in the default knowledge base with the
-offline questions, per simulated profile — random's expected error rate and the best possible at
-each budget (every question taken where the planted ground truth puts errors likeliest). It bounds
-what `sea` and `sea_plus` can reach (issue 15's targets are ratios to random at these budgets).
+"""`make bench-headroom`: an estimate of how much any search could find in the default knowledge base
+with the offline questions, per simulated profile — random's expected error rate and the best
+possible at each budget (every question taken where the planted ground truth puts errors likeliest).
+It tells how far `sea` and `sea_plus` could get (issue 15's targets are ratios to random at these budgets).
 
 Writes reports/benchmarks/headroom.json and .md. Every paragraph of the knowledge base gets its
 questions from the generator (the audit's own, with its caches: after `make audit` most are tagged),
@@ -72,12 +72,13 @@ def measure(params, counts: pd.DataFrame, budgets: list[int]) -> list[dict]:
 
 def markdown(report: dict) -> str:
     budgets = report["budgets"]
-    lines = ["# Headroom: what any search could find", "",
+    lines = ["# Headroom: what any search could find, estimated", "",
              f"Command: `{report['command']}` ({report['seconds']:.0f} s, {report['date']}). The knowledge base's "
              f"{report['paragraphs']:,} paragraphs, {report['with_questions']:,} of them with a question; every question "
              "is answered wrongly with the simulated testee's expected error rate (0.75 inside a planted blind spot, the "
              "profile's rate elsewhere). *Random* is the error rate of asking every question alike; *best* takes the "
-             "budget's questions where errors are likeliest, as a search that knew the blind spots would.", "",
+             "budget's questions where errors are likeliest, as a search that knew the blind spots would. An estimate: the "
+             "testee itself finds a document by the question's text, so its measured error rates can sit a little higher.", "",
              "| profile | phrasings a question | questions | in blind spots | random | "
              + " | ".join(f"best at {b:,} (× random)" for b in budgets) + " |",
              "| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in budgets) + " |"]
