@@ -213,7 +213,6 @@ class QuestionSettings(_Section):
     section_hint: bool = False  # tell the testee the section title (the paper's prompt did)
     writer_attempts: int = Field(default=3, ge=1)  # tries for a writer reply with the right count of valid items
     neighbours: int = Field(default=10, ge=1)  # nearby documents that offline distractors come from
-    tag_processes: int = Field(default=2, ge=1)  # processes spaCy tags a step's paragraphs on (offline generator; same tags on any number)
     latest_year: int | None = None  # the knowledge base's date: no offline year distractor after it (None: read from the text)
     seed: int = 0
 

@@ -20,6 +20,8 @@ def _run(args, cwd, api_url):
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t", "PREFECT_API_URL": api_url,
            "PREFECT_LOGGING_LEVEL": "WARNING", "MLFLOW_DISABLE_TELEMETRY": "true", "DO_NOT_TRACK": "1"}
     env.pop("MLFLOW_TRACKING_URI", None)
+    env["PYTHONPATH"] = str(cwd)  # the stages run the project's copy of the code that dvc.yaml hashes, not the installed one
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # ... and write its __pycache__ beside it, as on a user's machine
     result = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
     assert result.returncode == 0, f"{args} failed:\n{result.stdout}\n{result.stderr}"
     return result.stdout
@@ -38,6 +40,7 @@ def test_dvc_repro_builds_every_artifact_and_then_is_a_no_op(tmp_path, prefect_s
     write_jsonl(work / "inputs" / "kb.jsonl", [{"title": t, "text": x} for t, x in SAMPLE_ARTICLES])
     _run(["git", "init", "-q"], work, prefect_server)
     _run(["dvc", "init", "-q"], work, prefect_server)
+    shutil.copy(REPO / ".dvcignore", work)
 
     first = _run(["dvc", "repro"], work, prefect_server)
     for stage in ("fetch", "kb", "embed", "index", "audit", "findings", "exports", "report"):

@@ -8,7 +8,6 @@ leaves what was tagged valid."""
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import re
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
@@ -30,8 +29,6 @@ YEAR_FORM = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 QUANTITY_FORM = re.compile(r"^(\d[\d,]*(?:\.\d+)?)\s+([A-Za-z][A-Za-z.]*(?:\s[A-Za-z.]+)?)$")
 _ARTICLE = re.compile(r"^(an?|An?) (.+)$")
 READ_WINDOW = 3  # words either side of the blank when an option is read in place
-TAG_BATCH = 64  # texts per spaCy batch
-PARALLEL_FROM = 4 * TAG_BATCH  # texts a tagging call needs before spaCy's worker processes pay for starting
 
 
 @dataclass(frozen=True)
@@ -71,10 +68,9 @@ class EntityFinder:
     of the text, so what one finder tagged serves every other in the process (the arms and
     testees of an audit, audits after it)."""
 
-    def __init__(self, stats: CorpusStats, cache_path: Path | None = None, processes: int = 1) -> None:
+    def __init__(self, stats: CorpusStats, cache_path: Path | None = None) -> None:
         self.stats = stats
         self._cache_path = cache_path  # a TagCache file shared with other processes and later runs, or None
-        self._processes = processes  # spaCy's worker processes (nlp.pipe's n_process) for a large batch
         self._answers: dict[int, list[Span]] = {}
         self._distractors: dict[int, list[Span]] = {}
 
@@ -123,20 +119,12 @@ class EntityFinder:
             _TAGGED[text, with_sentences] = [Span(*fields) for fields in found]
         untagged = [t for t in fresh if t not in stored]
         if untagged:
-            docs = self.nlp.pipe(untagged, batch_size=TAG_BATCH, n_process=self._processes_for(len(untagged)))
-            for text, doc in zip(untagged, docs, strict=True):
+            for text, doc in zip(untagged, self.nlp.pipe(untagged, batch_size=64), strict=True):
                 _TAGGED[text, with_sentences] = self._find(doc, with_sentences)
         if self._cache and untagged:
             self._cache.put_many({t: [astuple(span) for span in _TAGGED[t, with_sentences]] for t in untagged}, mode)
         for para_id, text in todo:
             into[para_id] = _TAGGED[text, with_sentences]
-
-    def _processes_for(self, texts: int) -> int:
-        """One process for a small batch, and inside a daemonic process (a Dask worker may have no
-        children); otherwise the configured number. The tags are the same either way."""
-        if texts < PARALLEL_FROM or multiprocessing.current_process().daemon:
-            return 1
-        return self._processes
 
     def read(self, cloze: str, options: Sequence[str]) -> list[Reading]:
         """Each option's kind and number where it stands: the blank filled with it, tagged again."""
@@ -157,7 +145,7 @@ class EntityFinder:
             texts.append(text)
             places.append(starts)
         with self.nlp.select_pipes(disable=["parser"]):
-            docs = self.nlp.pipe(texts, batch_size=TAG_BATCH)
+            docs = self.nlp.pipe(texts, batch_size=64)
             return [[self._reading(doc, start, start + len(option), option) for start, option in zip(starts, options, strict=True)]
                     for doc, starts, (_, options) in zip(docs, places, questions, strict=True)]
 

@@ -101,8 +101,7 @@ class QuestionGenerator:
             known = Definitions(derived_store(kb_dir, "definitions", Definitions.LAYOUT,
                                               lambda db: fill_definitions(db, definitions(kb_dir))))
             texts = self.store.texts(sampled(len(self.store), self.settings.seed))
-            self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, known), params.paths.cache_dir / TAGS_FILE,
-                                       self.settings.tag_processes)
+            self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, known), params.paths.cache_dir / TAGS_FILE)
             self.encode = embedder.encode
             self.index = load_index(params)
             vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)

@@ -3,7 +3,7 @@
 import sqlite3
 
 from sea.questions.cloze import CorpusStats
-from sea.questions.entities import PARALLEL_FROM, EntityFinder, forget_tagged
+from sea.questions.entities import EntityFinder, forget_tagged
 from sea.questions.tags import TagCache
 
 TEXT = "The Nile flows through Sudan and Egypt. It was crossed by Napoleon's army in 1798."
@@ -32,20 +32,3 @@ def test_tags_of_another_tagger_or_a_damaged_row_are_not_read(tmp_path):
     with sqlite3.connect(path) as db:
         db.execute("UPDATE tags SET found = 'not json'")
     assert TagCache(path, "model-1/code-a").get_many([TEXT, "x"], "entities") == {}  # tagged again, not a crash
-
-
-def test_a_large_batch_tagged_on_two_processes_gets_the_tags_of_one(monkeypatch):
-    texts = [f"{TEXT} Paragraph {n} names Cairo in {1800 + n}." for n in range(PARALLEL_FROM)]
-    one = EntityFinder(CorpusStats([]), processes=1)
-    forget_tagged()
-    one.prime(list(enumerate(texts[:5])), list(enumerate(texts)))
-    forget_tagged()
-    two = EntityFinder(CorpusStats([]), processes=2)
-    asked = []
-    pipe = two.nlp.pipe
-    monkeypatch.setattr(two.nlp, "pipe", lambda texts, **options: asked.append(options["n_process"]) or pipe(texts, **options))
-    two.prime(list(enumerate(texts[:5])), list(enumerate(texts)))
-    assert asked == [1, 2]  # the five paragraphs in this process, the large batch of neighbours on two
-    assert all(two.spans(p, t) == one.spans(p, t) for p, t in enumerate(texts[:5]))
-    assert all(two.distractor_spans(p, t) == one.distractor_spans(p, t) for p, t in enumerate(texts))
-    assert {s.text for s in two.distractor_spans(7, texts[7])} >= {"Sudan", "Cairo", "1807"}
