@@ -143,7 +143,9 @@ class RunDir:
     def __init__(self, root: Path):
         self.root = root
         self.config = read_json(root / CONFIG_FILE)
-        self.params = parse_params(self.config["params"], origin=str(root / CONFIG_FILE))
+        started = parse_params(self.config["params"], origin=str(root / CONFIG_FILE))
+        # A run moved or copied to another folder continues where it is now, not where it started.
+        self.params = started.model_copy(update={"audit": started.audit.model_copy(update={"runs_dir": root.parent})})
 
     @property
     def run_id(self) -> str:

@@ -1,6 +1,7 @@
 """Run directories: created once, continued only with the same params and data."""
 
 import json
+import shutil
 
 import pytest
 
@@ -24,6 +25,15 @@ def test_a_run_continues_only_with_the_params_it_started_with(audit_params, tmp_
     with pytest.raises(ParamsError, match="run id '../x'"):
         open_run(runs, "../x", audit_params)
     assert slug("openai-compatible:llama3.1:8b") == "openai-compatible-llama3.1-8b"
+
+
+def test_a_moved_run_continues_where_it_is_now(audit_params, tmp_path):
+    started = open_run(audit_params.audit.runs_dir, "r1", audit_params)
+    shutil.copytree(started.root, tmp_path / "elsewhere" / "r1")
+    moved = audit_params.model_copy(update={"audit": audit_params.audit.model_copy(update={"runs_dir": tmp_path / "elsewhere"})})
+    run = open_run(moved.audit.runs_dir, "r1", None)  # --resume
+    assert run.root == tmp_path / "elsewhere" / "r1" and run.params == moved  # so its steps are written there
+    assert open_run(moved.audit.runs_dir, "r1", moved).nonce == started.nonce
 
 
 def test_a_run_is_refused_when_the_data_changed_under_it(audit_params):

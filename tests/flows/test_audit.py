@@ -14,7 +14,6 @@ import pandas as pd
 import pytest
 from mlflow.tracking import MlflowClient
 
-from flows import QUIET_ENVIRONMENT
 from flows.audit import sea_audit
 from flows.cli import main
 from sea.audit import rundir
@@ -24,7 +23,7 @@ from sea.errors import ParamsError
 from sea.llm.fake_server import FakeLLMServer
 from tests.audit.conftest import small_audit
 from tests.audit.test_steps import COMPARED
-from tests.flows.conftest import subprocess_env, write_params
+from tests.flows.conftest import cli_audit_params, subprocess_env, write_params
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -135,18 +134,13 @@ def _arm_files(root: Path, arm: str):
              (arm_dir / "steps" / f"{s:04d}" / rundir.METRICS).read_text()) for s in range(count)]
 
 
-def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefect_server, mlflow_uri, vital_sample, tmp_path):
-    # 72 questions: three steps an arm, killed inside the third
-    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=72, search__arms=["sea", "random"])
-    params_path = write_params(params, tmp_path / "params.yaml")
+def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefect_server, mlflow_uri, vital_sample, tmp_path,
+                                                                            straight_cli_audit):
+    # Killed inside the third of the straight run's three steps an arm, under the same params but its own runs folder
+    params_path = write_params(cli_audit_params(vital_sample, tmp_path / "runs"), tmp_path / "params.yaml")
     env = subprocess_env(prefect_server, mlflow_uri)
     base = ["--params", params_path, "--quiet", "audit"]
-    # The uninterrupted run as a user starts it: bars on, none of the opt-outs the Makefile sets.
-    plain_env = {k: v for k, v in env.items() if k not in QUIET_ENVIRONMENT}
-    straight = _cli(["--params", params_path, "audit", "--run-id", "straight"], plain_env)
-    console = straight.communicate(timeout=600)[0]
-    assert straight.returncode == 0, console
-    _assert_quiet(console, budget=72)
+    _assert_quiet(straight_cli_audit.console, budget=72)
 
     victim = _cli([*base, "--run-id", "killed"], env)
     half_done = tmp_path / "runs" / "killed" / "simulated-probe" / "sea" / "steps" / "0002" / rundir.BATCH
@@ -163,7 +157,7 @@ def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefe
     output = resumed.communicate(timeout=600)[0]
     assert resumed.returncode == 0, output
     for arm in ("sea", "random"):
-        ours, theirs = _arm_files(tmp_path / "runs" / "killed", arm), _arm_files(tmp_path / "runs" / "straight", arm)
+        ours, theirs = _arm_files(tmp_path / "runs" / "killed", arm), _arm_files(straight_cli_audit.run.root, arm)
         assert len(ours) == len(theirs) > 2
         for (q1, a1, m1), (q2, a2, m2) in zip(ours, theirs, strict=True):
             pd.testing.assert_frame_equal(q1, q2)

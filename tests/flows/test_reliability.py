@@ -2,6 +2,7 @@
 dead endpoint, damaged run files and their stated fixes, SIGTERM."""
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,8 +15,7 @@ import pytest
 from flows.server import free_port
 from sea.audit import rundir
 from sea.audit.rundir import RunDir
-from tests.audit.conftest import small_audit
-from tests.flows.conftest import subprocess_env, write_params
+from tests.flows.conftest import cli_audit_params, subprocess_env, write_params
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.reliability
@@ -26,16 +26,9 @@ def sea(args, env=None, **kwargs) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600, **kwargs)
 
 
-def write_audit_params(vital_sample, root: Path) -> str:
-    """Two arms: a fault in the first must leave the second to the resumed run too (72 questions
-    each: a dozen steps or more, as few as the faults need)."""
-    return write_params(small_audit(vital_sample, root / "runs", search__arms=["sea", "random"], budget__testee_calls=72),
-                        root / "params.yaml")
-
-
 @pytest.fixture
 def params_path(vital_sample, tmp_path):
-    return write_audit_params(vital_sample, tmp_path)
+    return write_params(cli_audit_params(vital_sample, tmp_path / "runs"), tmp_path / "params.yaml")
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -86,16 +79,16 @@ def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(pr
 
 
 @pytest.fixture(scope="module")
-def finished(vital_sample, prefect_server, tmp_path_factory):
-    """One uninterrupted audit: its params file, run, environment and step files. The tests below
-    damage it or interrupt another run, and compare with these files."""
+def finished(straight_cli_audit, prefect_server, tmp_path_factory):
+    """The shared uninterrupted audit, copied into a runs folder of this module's own: its params file,
+    run, environment and step files. The tests below damage it or interrupt another run, and compare
+    with these files; resuming the copy redoes its arm in this folder, not in the shared one."""
     root = tmp_path_factory.mktemp("reliability")
-    params_path = write_audit_params(vital_sample, root)
-    env = subprocess_env(prefect_server, f"sqlite:///{root / 'mlflow.db'}")
-    done = sea(["--params", params_path, "--quiet", "audit", "--run-id", "straight"], env)
-    assert done.returncode == 0, done.stdout + done.stderr
+    shutil.copytree(straight_cli_audit.run.root, root / "runs" / "straight")
+    params_path = write_params(straight_cli_audit.params.model_copy(update={"audit": straight_cli_audit.params.audit.model_copy(
+        update={"runs_dir": root / "runs"})}), root / "params.yaml")
     run = RunDir(root / "runs" / "straight")
-    return params_path, run, env, _step_files(run)
+    return params_path, run, subprocess_env(prefect_server, f"sqlite:///{root / 'mlflow.db'}"), _step_files(run)
 
 
 def _step_files(run: RunDir):
@@ -124,8 +117,6 @@ def test_damaged_run_files_are_named_with_a_fix_that_works(finished):
     assert resume.returncode == 2 and f"{arm.state_path} is damaged (not valid JSON" in resume.stderr
     fix = resume.stderr.split("; ", 1)[1]
     assert fix.startswith(f"delete {arm.root} and resume")
-
-    import shutil
 
     shutil.rmtree(arm.root)  # what the message says to do
     resume = sea(["--params", params_path, "--quiet", "audit", "--resume", "straight"], env)
