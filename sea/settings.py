@@ -267,7 +267,7 @@ class AuditSettings(_Section):
 class FindingsSettings(_Section):
     """`sea findings`: each testee's source paragraphs grouped into named error clusters."""
 
-    distance_threshold: float = Field(default=0.8, gt=0, le=2)  # cosine distance at which groups of sources stay apart
+    anchor_neighbours: int = Field(default=150, ge=2)  # a cluster: the sources among one article's this many nearest
     min_cluster_size: int = Field(default=3, ge=2)  # smaller groups are left unclustered
     terms: int = Field(default=5, ge=1)  # distinctive terms naming a cluster
     generator_names: bool = True  # with models.generator set: a one-line name per cluster, written by it

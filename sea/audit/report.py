@@ -252,8 +252,8 @@ def _findings(directory: Path, result: dict | None, run_id: str) -> list[dict]:
     if result is None:
         return [_section("clusters", "Error clusters", [_text(
             f"Not computed yet: <code>sea findings {escape(run_id)}</code> groups each testee's failures into named clusters.")])]
-    blocks = [_text("Each testee's source paragraphs grouped by topic (average-linkage clustering of their articles' vectors) "
-                    "and named by their most distinctive terms (class-based TF-IDF) and most central titles.", muted=True)]
+    blocks = [_text("Each testee's source paragraphs grouped by where they lie (a cluster: the sources among one article's nearest "
+                    "articles in the index), named by their most distinctive terms (class-based TF-IDF) and most central titles.", muted=True)]
     for testee in result["testees"]:
         blocks += [{"kind": "subheading", "text": testee["testee"]},
                    _text(f"{testee['sources']} sources, {testee['clustered']} of them in {len(testee['clusters'])} clusters.")]

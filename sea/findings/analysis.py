@@ -18,9 +18,10 @@ from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, RunDir, slug
 from sea.choices import LETTERS
 from sea.embeddings import load_document_vectors
 from sea.files import replacing, write_json, write_text
-from sea.findings.clusters import UNCLUSTERED, central_rows, cluster_sources, nearest_centroid, recovery
+from sea.findings.clusters import UNCLUSTERED, central_rows, cluster_by_anchors, nearest_centroid, recovery
 from sea.findings.figures import map_figure, panel
 from sea.findings.naming import distinctive_terms, written_names
+from sea.index import load_index
 from sea.llm.client import ModelClient
 from sea.paragraphs import ParagraphStore
 from sea.questions.model import Outcome
@@ -75,14 +76,15 @@ def testee_findings(run: RunDir, testee: str, settings: FindingsSettings, articl
     seen = evaluated(run, testee)
     sources = seen.paragraphs[seen.paragraphs["source"]].reset_index(drop=True)
     vectors = articles.of(sources["doc_id"])
-    labels = cluster_sources(vectors, settings.distance_threshold, settings.min_cluster_size)
+    labels, anchors = _anchor_clusters(run, sources["doc_id"].to_numpy(), vectors, articles, settings)
     texts = store.rows(seen.paragraphs["para_id"]) if len(seen.paragraphs) else pd.DataFrame(columns=["title", "text"])
     text_of = dict(zip(texts["para_id"], texts["title"] + ". " + texts["text"], strict=True)) if len(texts) else {}
     clusters = sorted(set(labels) - {UNCLUSTERED})
     background = " ".join(text_of[p] for p in seen.paragraphs.loc[~seen.paragraphs["source"], "para_id"])
     terms = distinctive_terms([" ".join(text_of[p] for p in sources.loc[labels == c, "para_id"]) for c in clusters],
                               background, settings.terms)
-    described = [_describe(c, terms[i], sources, vectors, labels, seen.asked, settings) for i, c in enumerate(clusters)]
+    described = [{**_describe(c, terms[i], sources, vectors, labels, seen.asked, settings), "anchor_doc_id": anchors[c]}
+                 for i, c in enumerate(clusters)]
     result = {"testee": testee, "paragraphs": len(seen.paragraphs), "sources": len(sources),
               "clustered": int((labels != UNCLUSTERED).sum()), "clusters": described,
               "assignments": {str(p): int(c) for p, c in zip(sources["para_id"], labels, strict=True)}}
@@ -102,10 +104,22 @@ def testee_findings(run: RunDir, testee: str, settings: FindingsSettings, articl
     return TesteeFindings(result, points)
 
 
+def _anchor_clusters(run: RunDir, doc_ids: np.ndarray, vectors: np.ndarray, articles: ArticleVectors,
+                     settings: FindingsSettings) -> tuple[np.ndarray, list[int]]:
+    """cluster_by_anchors with the candidate anchors the sources' own neighbourhoods hold."""
+    if len(doc_ids) < settings.min_cluster_size:
+        return np.full(len(doc_ids), UNCLUSTERED, dtype=np.int64), []
+    index = load_index(run.params)
+    candidates = np.unique(index.search(vectors, settings.anchor_neighbours)[1])
+    candidates = candidates[candidates >= 0]
+    neighbourhoods = index.search(articles.of(candidates), settings.anchor_neighbours)[1]
+    return cluster_by_anchors(doc_ids, candidates, neighbourhoods, settings.min_cluster_size)
+
+
 def _by_region_centroid(vectors: np.ndarray, truth: np.ndarray, planted: dict[int, int], articles: ArticleVectors) -> dict:
     """The recovery of a partition that knows the planted regions: each source put with the
-    region whose documents' mean vector is nearest. It says how far these vectors can tell the
-    regions apart at all: a clustering that is not told the regions is not expected to do better."""
+    region whose documents' mean vector is nearest. A reference for how far these vectors tell the
+    regions apart through their centres; the anchors, which follow neighbourhoods, can do better."""
     regions = sorted(set(planted.values()))
     doc_ids, region_of = np.array(list(planted), dtype=np.int64), np.array(list(planted.values()))
     sums = np.zeros((len(regions), vectors.shape[1]))
@@ -189,7 +203,7 @@ def separability_sentence(truth: dict) -> str:
     if bound is None:
         return ""
     return (f"A partition that knew the regions, each source put with the nearest region's mean vector, would score "
-            f"adjusted Rand {bound['adjusted_rand']:.2f}: that is how far these vectors tell the regions apart at all.")
+            f"adjusted Rand {bound['adjusted_rand']:.2f}: a reference for how far these vectors tell the regions apart.")
 
 
 def findings_markdown(result: dict) -> str:

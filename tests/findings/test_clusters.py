@@ -1,25 +1,24 @@
-"""Error clusters on hand-made vectors: groups found without being told how many, small groups
-left unclustered, and the recovery figures against known groups."""
+"""Error clusters on hand-made neighbourhoods and vectors: the anchor holding the most sources first,
+small groups left unclustered, and the recovery figures against known groups."""
 
 import numpy as np
 
-from sea.findings.clusters import UNCLUSTERED, central_rows, cluster_sources, nearest_centroid, recovery
+from sea.findings.clusters import UNCLUSTERED, central_rows, cluster_by_anchors, nearest_centroid, recovery
 
 
-def _around(centre: np.ndarray, count: int, spread: float, rng: np.random.Generator) -> np.ndarray:
-    points = centre + spread * rng.normal(size=(count, len(centre)))
-    return points / np.linalg.norm(points, axis=1, keepdims=True)
-
-
-def test_three_topics_are_three_clusters_and_a_stray_is_unclustered():
-    rng = np.random.default_rng(0)
-    centres = np.eye(8)[:3]
-    vectors = np.vstack([_around(centres[0], 9, 0.15, rng), _around(centres[1], 6, 0.15, rng),
-                         _around(centres[2], 4, 0.15, rng), np.eye(8)[5:6]])
-    labels = cluster_sources(vectors, distance_threshold=0.6, min_size=3)
-    assert labels.tolist() == [0] * 9 + [1] * 6 + [2] * 4 + [UNCLUSTERED]  # largest first; the stray alone
-    assert cluster_sources(vectors, distance_threshold=0.6, min_size=5).tolist() == [0] * 9 + [1] * 6 + [UNCLUSTERED] * 5
-    assert cluster_sources(vectors[:2], 0.6, 3).tolist() == [UNCLUSTERED] * 2  # too few to cluster
+def test_each_anchor_takes_the_sources_in_its_neighbourhood_the_largest_first():
+    sources = np.array([1, 2, 3, 4, 5, 10, 11, 12, 20, 21, 3])  # the last: a second source paragraph of article 3
+    anchors = np.array([100, 101, 102, 103])
+    neighbourhoods = np.array([[10, 11, 12, 3, 50, 51], [1, 2, 3, 4, 5, 52], [20, 60, 61, 62, 63, 64], [11, 12, 1, 2, 65, 66]])
+    labels, chosen = cluster_by_anchors(sources, anchors, neighbourhoods, min_size=3)
+    # 101 holds six sources (article 3 twice), 100 then holds three not yet taken; 103's are all taken
+    assert labels.tolist() == [0, 0, 0, 0, 0, 1, 1, 1, UNCLUSTERED, UNCLUSTERED, 0] and chosen == [101, 100]
+    labels, chosen = cluster_by_anchors(sources, anchors, neighbourhoods, min_size=4)
+    assert labels.tolist() == [0] * 5 + [UNCLUSTERED] * 5 + [0] and chosen == [101]
+    tied = cluster_by_anchors(np.array([1, 2]), np.array([7, 8]), np.array([[1, 2], [2, 1]]), min_size=2)
+    assert tied[0].tolist() == [0, 0] and tied[1] == [7]  # a tie: the anchor listed first
+    none = cluster_by_anchors(np.array([1, 2]), np.array([], dtype=np.int64), np.empty((0, 3), dtype=np.int64), min_size=2)
+    assert none[0].tolist() == [UNCLUSTERED] * 2 and none[1] == []
 
 
 def test_the_most_central_member_comes_first():
