@@ -23,7 +23,7 @@ import yaml
 from sea.errors import ParamsError
 from sea.files import DamagedFile, read_json, read_table, write_json
 from sea.search.state import SearchState
-from sea.settings import Params, parse_params
+from sea.settings import FindingsSettings, Params, parse_params
 
 CONFIG_FILE = "config.json"
 COMPARE_DIR = "compare"  # compare/<earlier run>.json: what changed since that audit (sea.audit.compare)
@@ -143,7 +143,11 @@ class RunDir:
     def __init__(self, root: Path):
         self.root = root
         self.config = read_json(root / CONFIG_FILE)
-        started = parse_params(self.config["params"], origin=str(root / CONFIG_FILE))
+        recorded = self.config["params"]
+        # The findings section is read from the current params after the audit (_RESUMABLE_CHANGES): a key a later
+        # version dropped (findings.distance_threshold) must not make an older run unreadable.
+        findings = {key: value for key, value in recorded.get("findings", {}).items() if key in FindingsSettings.model_fields}
+        started = parse_params({**recorded, "findings": findings}, origin=str(root / CONFIG_FILE))
         # A run moved or copied to another folder continues where it is now, not where it started.
         self.params = started.model_copy(update={"audit": started.audit.model_copy(update={"runs_dir": root.parent})})
 

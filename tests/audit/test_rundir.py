@@ -36,6 +36,17 @@ def test_a_moved_run_continues_where_it_is_now(audit_params, tmp_path):
     assert open_run(moved.audit.runs_dir, "r1", moved).nonce == started.nonce
 
 
+def test_a_run_recorded_with_a_findings_key_since_dropped_still_opens(audit_params):
+    run = open_run(audit_params.audit.runs_dir, "r1", audit_params)
+    run.config["params"]["findings"]["distance_threshold"] = 0.8  # findings settings before anchor clusters
+    (run.root / "config.json").write_text(json.dumps(run.config), encoding="utf-8")
+    assert open_run(audit_params.audit.runs_dir, "r1", None).params == audit_params
+    run.config["params"]["search"]["distance_threshold"] = 0.8  # anywhere else, an unknown key is still an error
+    (run.root / "config.json").write_text(json.dumps(run.config), encoding="utf-8")
+    with pytest.raises(ParamsError, match="search.distance_threshold: unknown key"):
+        open_run(audit_params.audit.runs_dir, "r1", None)
+
+
 def test_a_run_is_refused_when_the_data_changed_under_it(audit_params):
     run = open_run(audit_params.audit.runs_dir, "r1", audit_params)
     run.config["data_versions"]["index"] = "0000"
