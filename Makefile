@@ -19,7 +19,7 @@ export DO_NOT_TRACK := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export MLFLOW_DISABLE_TELEMETRY := true
 
-.PHONY: audit test check-report mlflow-ui schedule bench bench-steps bench-kb bench-scale bench-models bench-questions bench-headroom install clean
+.PHONY: audit test check-report mlflow-ui schedule bench bench-steps bench-kb bench-scale bench-models bench-questions bench-headroom bench-anchors install clean
 
 install: $(STAMP)
 
@@ -108,6 +108,11 @@ bench-questions: audit
 # budget, from every paragraph's offline questions -> reports/benchmarks/headroom.json and headroom.md
 bench-headroom: audit
 	python benchmarks/headroom.py
+
+# The error clusters of the default audit against the planted blind spots, by the anchors' neighbourhood
+# size and beside average linkage -> reports/benchmarks/anchors.json and anchors.md
+bench-anchors: audit
+	python benchmarks/anchors.py
 
 clean:
 	rm -rf data/kb data/embeddings data/index data/cache runs

@@ -76,7 +76,7 @@ def testee_findings(run: RunDir, testee: str, settings: FindingsSettings, articl
     seen = evaluated(run, testee)
     sources = seen.paragraphs[seen.paragraphs["source"]].reset_index(drop=True)
     vectors = articles.of(sources["doc_id"])
-    labels, anchors = _anchor_clusters(run, sources["doc_id"].to_numpy(), vectors, articles, settings)
+    labels, anchors = anchor_clusters(run, sources["doc_id"].to_numpy(), vectors, articles, settings)
     texts = store.rows(seen.paragraphs["para_id"]) if len(seen.paragraphs) else pd.DataFrame(columns=["title", "text"])
     text_of = dict(zip(texts["para_id"], texts["title"] + ". " + texts["text"], strict=True)) if len(texts) else {}
     clusters = sorted(set(labels) - {UNCLUSTERED})
@@ -104,7 +104,7 @@ def testee_findings(run: RunDir, testee: str, settings: FindingsSettings, articl
     return TesteeFindings(result, points)
 
 
-def _anchor_clusters(run: RunDir, doc_ids: np.ndarray, vectors: np.ndarray, articles: ArticleVectors,
+def anchor_clusters(run: RunDir, doc_ids: np.ndarray, vectors: np.ndarray, articles: ArticleVectors,
                      settings: FindingsSettings) -> tuple[np.ndarray, list[int]]:
     """cluster_by_anchors with the candidate anchors the sources' own neighbourhoods hold."""
     if len(doc_ids) < settings.min_cluster_size:
