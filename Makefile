@@ -1,5 +1,6 @@
 # The two commands a newcomer needs: `make audit` and `make test`. Both create .venv on first
-# use and reinstall only when pyproject.toml changes (the stamp files below: the core for `make audit`, the test extras on top for `make test`). pip byte-compiles the
+# use and reinstall only when pyproject.toml changes (the stamp files below: the core for `make audit`,
+# the test extras on top for `make test`). pip byte-compiles the
 # 33,526 installed modules on one core (about 2.5 min); compileall does it on every core instead
 # (about 1.2 min on 2). "|| true": a few packages ship files that are not Python 3 (test data, templates),
 # as pip tolerates too. Compiled here rather than on first import, so that an environment with

@@ -10,8 +10,8 @@ vectors among themselves does not find blind spots that span several topics: on 
 whose planted regions are the ~100 articles nearest a random article, average linkage reached
 adjusted Rand 0.43 and no clustering tried (complete linkage, HDBSCAN, spectral, k-means told the
 true count) passed 0.55, where anchors reach 0.94–0.97 with neighbourhoods of 100–200 articles
-(0.73 at 75, 0.43 at 50: a neighbourhood smaller than a blind spot splits it; README, "What the
-audit found")."""
+(0.72 at 75, 0.44 at 50: a neighbourhood smaller than a blind spot splits it; make bench-anchors,
+reports/benchmarks/anchors.md)."""
 
 from __future__ import annotations
 

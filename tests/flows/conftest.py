@@ -42,7 +42,6 @@ def subprocess_env(api_url: str, mlflow_uri: str) -> dict:
 class FinishedCliAudit:
     """An uninterrupted 72-question audit (sea and random) run through `sea audit` as a user starts it."""
 
-    params: Params
     run: RunDir
     console: str
 
@@ -68,5 +67,4 @@ def straight_cli_audit(vital_sample, prefect_server) -> FinishedCliAudit:
             raise RuntimeError(f"the shared audit failed:\n{done.stdout[-4000:]}")
 
     folder = built_once("straight-cli-audit", build)
-    return FinishedCliAudit(cli_audit_params(vital_sample, folder / "runs"), RunDir(folder / "runs" / "straight"),
-                            (folder / "console.txt").read_text(encoding="utf-8"))
+    return FinishedCliAudit(RunDir(folder / "runs" / "straight"), (folder / "console.txt").read_text(encoding="utf-8"))

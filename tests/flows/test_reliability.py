@@ -79,14 +79,13 @@ def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(pr
 
 
 @pytest.fixture(scope="module")
-def finished(straight_cli_audit, prefect_server, tmp_path_factory):
+def finished(straight_cli_audit, vital_sample, prefect_server, tmp_path_factory):
     """The shared uninterrupted audit, copied into a runs folder of this module's own: its params file,
     run, environment and step files. The tests below damage it or interrupt another run, and compare
     with these files; resuming the copy redoes its arm in this folder, not in the shared one."""
     root = tmp_path_factory.mktemp("reliability")
     shutil.copytree(straight_cli_audit.run.root, root / "runs" / "straight")
-    params_path = write_params(straight_cli_audit.params.model_copy(update={"audit": straight_cli_audit.params.audit.model_copy(
-        update={"runs_dir": root / "runs"})}), root / "params.yaml")
+    params_path = write_params(cli_audit_params(vital_sample, root / "runs"), root / "params.yaml")
     run = RunDir(root / "runs" / "straight")
     return params_path, run, subprocess_env(prefect_server, f"sqlite:///{root / 'mlflow.db'}"), _step_files(run)
 
