@@ -148,12 +148,11 @@ def write_sidecar(params: Params, dimension: int, total: int, computed: int, sec
         "dtype": "float32",
         "normalized": True,
         "text": "title + abstract",
-        "from_cache": total - computed,
-        "seconds": round(seconds, 2),
-        "documents_per_second": round(computed / seconds, 1) if computed and seconds else None,
     }
+    # How it went (cache hits, timing) is returned, not written: the same vectors, the same bytes
     write_text(params.paths.embeddings_dir / SIDECAR_FILE, json.dumps(sidecar, indent=2) + "\n")
-    return sidecar
+    return {**sidecar, "from_cache": total - computed, "seconds": round(seconds, 2),
+            "documents_per_second": round(computed / seconds, 1) if computed and seconds else None}
 
 
 def load_document_vectors(embeddings_dir: Path) -> tuple[np.ndarray, np.ndarray, dict]:

@@ -67,6 +67,24 @@ def test_an_index_built_with_another_embedder_is_refused(vital_sample, tmp_path)
         load_index(missing)
 
 
+def test_the_data_sidecars_hold_no_timing(vital_sample, tmp_path):
+    """A rebuilt index, like re-embedded vectors, is described by the same bytes: the data versions
+    a run records (sea.audit.rundir.data_versions) change only when the data does."""
+    import shutil
+
+    from sea.embeddings import SIDECAR_FILE
+    from sea.index import build_index
+
+    copy = tmp_path / "index"
+    shutil.copytree(vital_sample.paths.index_dir, copy)
+    params = vital_sample.model_copy(update={"paths": vital_sample.paths.model_copy(update={"index_dir": copy})})
+    assert "build_seconds" in build_index(params)  # told to the caller, not written
+    assert (copy / INDEX_SIDECAR).read_bytes() == (vital_sample.paths.index_dir / INDEX_SIDECAR).read_bytes()
+    assert "build_seconds" not in json.loads((copy / INDEX_SIDECAR).read_text(encoding="utf-8"))
+    embedded = json.loads((vital_sample.paths.embeddings_dir / SIDECAR_FILE).read_text(encoding="utf-8"))
+    assert not {"seconds", "documents_per_second", "from_cache"} & set(embedded)
+
+
 def test_the_index_is_read_once_per_process_and_again_when_rebuilt(vital_sample, tmp_path):
     import shutil
 

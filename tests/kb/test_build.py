@@ -1,3 +1,5 @@
+import json
+
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
@@ -6,6 +8,7 @@ from sea.categories import CATEGORIES
 from sea.errors import SourceError
 from sea.kb.build import build_knowledge_base, clip
 from sea.kb.schema import (
+    BUILD_REPORT_FILE,
     DOCUMENT_SCHEMA,
     DOCUMENTS_FILE,
     PARAGRAPH_SCHEMA,
@@ -43,13 +46,18 @@ def test_build_writes_both_files_with_the_schema(make_params, jsonl_input):
     assert set(sections) == {"", "History"}
 
 
-def test_ids_are_stable_across_rebuilds(make_params, jsonl_input, tmp_path):
+def test_a_rebuild_writes_the_same_bytes(make_params, jsonl_input, tmp_path):
+    """Ids stable, and no timing in the build report: DVC's hash of the knowledge base, and the data
+    version a run records, change only when the data does."""
     first = make_params(kb={"source": "jsonl", "input": jsonl_input})
-    build_knowledge_base(first, progress=False)
+    assert "seconds" in build_knowledge_base(first, progress=False)  # told to the caller, not written
     second = first.model_copy(update={"paths": first.paths.model_copy(update={"kb_dir": tmp_path / "again"})})
     build_knowledge_base(second, progress=False)
     for name in (DOCUMENTS_FILE, PARAGRAPHS_FILE):
         pd.testing.assert_frame_equal(pd.read_parquet(first.paths.kb_dir / name), pd.read_parquet(second.paths.kb_dir / name))
+    for name in (DOCUMENTS_FILE, PARAGRAPHS_FILE, BUILD_REPORT_FILE):
+        assert (first.paths.kb_dir / name).read_bytes() == (second.paths.kb_dir / name).read_bytes(), name
+    assert "seconds" not in json.loads((first.paths.kb_dir / BUILD_REPORT_FILE).read_text(encoding="utf-8"))
 
 
 def test_max_documents_stops_early(make_params, jsonl_input):
