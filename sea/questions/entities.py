@@ -8,6 +8,7 @@ leaves what was tagged valid."""
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
 import re
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
@@ -132,7 +133,9 @@ class EntityFinder:
 
     def read_many(self, questions: Sequence[tuple[str, Sequence[str]]]) -> list[list[Reading]]:
         """read() for many (cloze, options) at once, in one spaCy batch. A window of words around the
-        blank is context enough; a question's filled windows are tagged as one text, a line apart."""
+        blank is context enough; a question's filled windows are tagged as one text, a line apart.
+        What was read is kept in the tag cache, as what was tagged is: a later or resumed audit
+        reads the same questions again."""
         texts, places = [], []
         for cloze, options in questions:
             before, after = cloze.split(BLANK, 1)
@@ -144,19 +147,29 @@ class EntityFinder:
                 text += f"{before}{option} {after}\n\n"
             texts.append(text)
             places.append(starts)
-        with self.nlp.select_pipes(disable=["parser"]):
-            docs = self.nlp.pipe(texts, batch_size=64)
-            return [[self._reading(doc, start, start + len(option), option) for start, option in zip(starts, options, strict=True)]
-                    for doc, starts, (_, options) in zip(docs, places, questions, strict=True)]
+        keys = ["\x1f".join([text, *options]) for text, (_, options) in zip(texts, questions, strict=True)]
+        stored = self._cache.get_many(list(dict.fromkeys(keys)), "readings") if self._cache and keys else {}
+        read = {key: [Reading(*fields) for fields in found] for key, found in stored.items()}
+        todo = [i for i, key in enumerate(keys) if key not in read]
+        if todo:
+            with self.nlp.select_pipes(disable=["parser"]):
+                docs = self.nlp.pipe([texts[i] for i in todo], batch_size=64)
+                for i, doc in zip(todo, docs, strict=True):
+                    starts = [t.idx for t in doc]
+                    read[keys[i]] = [self._reading(doc, starts, start, start + len(option), option)
+                                     for start, option in zip(places[i], questions[i][1], strict=True)]
+            if self._cache:
+                self._cache.put_many({keys[i]: [astuple(r) for r in read[keys[i]]] for i in todo}, "readings")
+        return [read[key] for key in keys]
 
-    def _reading(self, doc, start: int, end: int, option: str) -> Reading:
+    def _reading(self, doc, token_starts: list[int], start: int, end: int, option: str) -> Reading:
         bare = without_article(option)
         if YEAR_FORM.fullmatch(bare):
             return Reading(YEAR, False)
         if QUANTITY_FORM.match(bare):
             return Reading(QUANTITY, False)
-        tokens = [t for t in doc if start <= t.idx < end]
-        plural = bool(tokens) and tokens[-1].tag_ in ("NNS", "NNPS")  # "a Jews" must not pass for "a Palestinian"
+        last = bisect_left(token_starts, end) - 1  # the option's last token: the last that starts before its end
+        plural = last >= bisect_left(token_starts, start) and doc[last].tag_ in ("NNS", "NNPS")  # "a Jews" must not pass for "a Palestinian"
         for entity in doc.ents:
             if entity.start_char < end and entity.end_char > start:
                 return Reading(KIND_OF_LABEL.get(entity.label_), plural)

@@ -32,3 +32,17 @@ def test_tags_of_another_tagger_or_a_damaged_row_are_not_read(tmp_path):
     with sqlite3.connect(path) as db:
         db.execute("UPDATE tags SET found = 'not json'")
     assert TagCache(path, "model-1/code-a").get_many([TEXT, "x"], "entities") == {}  # tagged again, not a crash
+
+
+def test_a_second_process_reads_the_options_in_place_from_the_cache(tmp_path, monkeypatch):
+    path = tmp_path / "entities.sqlite"
+    questions = [("The Nile flows through _____ and Egypt.", ["Sudan", "the Jews", "1798", "Chad"]),
+                 ("It was crossed by _____ army in 1798.", ["Napoleon's", "Caesar's", "Nelson's", "Wellington's"])]
+    read = EntityFinder(CorpusStats([]), path).read_many(questions)
+    assert read[0][0].kind == "place" and read[0][1].plural and read[0][2].kind == "year"
+
+    forget_tagged()
+    second = EntityFinder(CorpusStats([]), path)
+    monkeypatch.setattr(second.nlp, "pipe", lambda *a, **k: (_ for _ in ()).throw(AssertionError("read again")))
+    assert second.read_many(questions) == read
+    assert EntityFinder(CorpusStats([])).read_many(questions) == read  # and without a cache, read the same way
