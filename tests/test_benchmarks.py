@@ -3,7 +3,8 @@ publishes, so a broken report must fail here, not at the end of that hour."""
 
 from argparse import Namespace
 
-from benchmarks import discovery, headroom
+from benchmarks import discovery, headroom, questions
+from sea.questions.generate import invalid_record
 
 
 def _row(arm: str, seed: int, error_rate: float) -> dict:
@@ -62,3 +63,13 @@ def test_the_headroom_table_gives_each_budget_against_random_and_survives_an_emp
     text = headroom.markdown(report)
     assert "| paper-regime | 2 | 3,000 | 600 | 0.250 | 0.500 (2.00×) | 0.300 (1.20×) |" in text
     assert "| sparse-spots | 1 | 0 | 0 | - | - | - |" in text
+
+
+def test_paragraphs_without_a_question_count_once_per_reason_or_as_without_candidates():
+    records = [invalid_record(1, "Sudan", "the title gives the answer away", "offline-cloze"),
+               invalid_record(1, "Sudan", "the title gives the answer away", "offline-cloze"),
+               invalid_record(1, "1798", "the date of a statistic", "offline-cloze"),
+               invalid_record(3, "Nile", "the title gives the answer away", "offline-cloze"),
+               invalid_record(4, "Egypt", "the date of a statistic", "offline-cloze")]  # 4 has a question: not counted
+    assert questions.why_without_question(records, {1, 2, 3}) == {
+        "the title gives the answer away": 2, "the date of a statistic": 1, questions.NO_CANDIDATE: 1}
