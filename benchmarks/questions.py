@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import tempfile
 import time
@@ -62,6 +63,7 @@ def bench_generation(generator: QuestionGenerator, para_ids: list[int]) -> tuple
 
 
 NO_CANDIDATE = "no candidate: the tagger finds no name, year or quantity in it"
+_MEASURE = re.compile(r" \(similarity [\d.]+\)$")  # a near-duplicate's reason names its similarity: one reason whatever the figure
 
 
 def why_without_question(questions: list, uncovered: set[int]) -> dict[str, int]:
@@ -70,18 +72,18 @@ def why_without_question(questions: list, uncovered: set[int]) -> dict[str, int]
     reasons: dict[int, set[str]] = {para_id: set() for para_id in uncovered}
     for question in questions:
         if question.para_id in reasons and question.reason:
-            reasons[question.para_id].add(question.reason)
+            reasons[question.para_id].add(_MEASURE.sub("", question.reason))
     counts = Counter(reason for found in reasons.values() for reason in (found or {NO_CANDIDATE}))
     return dict(counts.most_common(10))
 
 
-def coverage_by_defined_share(params, sample: list[int], shares=(0.25, 0.5, 0.75, 1.0)) -> dict[str, float]:
+def coverage_by_defined_share(params, sample: list[int], shares=(0.25, 0.5, 0.75, 1.0)) -> dict:
     """Coverage of the same paragraphs when the knowledge base defines only a seeded share of its
     articles ("X is a city in …"): what named answers and their distractors need, and what a larger
     knowledge base (the full dump) has more of. Reads the caches the cold pass filled."""
     rows = list(definitions(params.paths.kb_dir))
     order = np.random.default_rng(SEED).permutation(len(rows))
-    coverage = {}
+    coverage = {"articles": len(rows)}
     for share in shares:
         forget_tagged()
         generator = QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params)))
@@ -141,7 +143,7 @@ def bench_smollm2(params, kept: list, texts: dict) -> dict:
 
 def to_markdown(report: dict) -> str:
     g, e, s = report["generation"], report["enwiki"], report["smollm2"]
-    w = g["warm"]
+    w, shares = g["warm"], g["coverage_by_defined_share"]
     letters = ", ".join(f"{k} {v:.1%}" for k, v in g["gold_letter_distribution"].items())
     rubric = [f"| {CRITERIA[name]} | {g['rubric'][name]:.1%} | {e['rubric'][name]:.1%} |" for name in CRITERIA]
     return "\n".join([
@@ -157,10 +159,10 @@ def to_markdown(report: dict) -> str:
         "(a paragraph counts once for each reason one of its candidates met):", "",
         "| reason | paragraphs |", "| --- | --- |", *[f"| {reason} | {n} |" for reason, n in g["why_without_question"].items()], "",
         "A named answer needs an article that says what it is, and so do its distractors. The same vital10k paragraphs",
-        "when the knowledge base defines only a seeded share of its 10,014 articles (tags and vectors cached):", "",
-        "| articles defined | " + " | ".join(g["coverage_by_defined_share"]) + " |",
-        "| --- |" + " --- |" * len(g["coverage_by_defined_share"]),
-        "| paragraphs with ≥ 1 question | " + " | ".join(f"{v:.1%}" for v in g["coverage_by_defined_share"].values()) + " |", "",
+        f"when the knowledge base defines only a seeded share of its {shares['articles']:,} articles (tags and vectors cached):", "",
+        "| articles defined | " + " | ".join(share for share in shares if share != "articles") + " |",
+        "| --- |" + " --- |" * (len(shares) - 1),
+        "| paragraphs with ≥ 1 question | " + " | ".join(f"{v:.1%}" for share, v in shares.items() if share != "articles") + " |", "",
         "## Generation", "",
         "| measure | vital10k | enwiki excerpt |", "| --- | --- | --- |",
         f"| kept | {g['base_questions_kept']} base questions, {g['phrasings_kept']} phrasings | "

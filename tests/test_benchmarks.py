@@ -70,6 +70,9 @@ def test_paragraphs_without_a_question_count_once_per_reason_or_as_without_candi
                invalid_record(1, "Sudan", "the title gives the answer away", "offline-cloze"),
                invalid_record(1, "1798", "the date of a statistic", "offline-cloze"),
                invalid_record(3, "Nile", "the title gives the answer away", "offline-cloze"),
+               invalid_record(3, "Nile", "near-duplicate of an earlier question with the same answer (similarity 0.961)", "x"),
+               invalid_record(5, "Nile", "near-duplicate of an earlier question with the same answer (similarity 0.973)", "x"),
                invalid_record(4, "Egypt", "the date of a statistic", "offline-cloze")]  # 4 has a question: not counted
-    assert questions.why_without_question(records, {1, 2, 3}) == {
-        "the title gives the answer away": 2, "the date of a statistic": 1, questions.NO_CANDIDATE: 1}
+    assert questions.why_without_question(records, {1, 2, 3, 5}) == {
+        "the title gives the answer away": 2, "near-duplicate of an earlier question with the same answer": 2,
+        "the date of a statistic": 1, questions.NO_CANDIDATE: 1}

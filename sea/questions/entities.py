@@ -147,10 +147,13 @@ class EntityFinder:
                 text += f"{before}{option} {after}\n\n"
             texts.append(text)
             places.append(starts)
-        keys = ["\x1f".join([text, *options]) for text, (_, options) in zip(texts, questions, strict=True)]
-        stored = self._cache.get_many(list(dict.fromkeys(keys)), "readings") if self._cache and keys else {}
-        read = {key: [Reading(*fields) for fields in found] for key, found in stored.items()}
-        todo = [i for i, key in enumerate(keys) if key not in read]
+        keys = ["\x1f".join([text, *options, *map(str, starts)])
+                for text, starts, (_, options) in zip(texts, places, questions, strict=True)]
+        read = self._stored_readings(list(dict.fromkeys(keys)))
+        first: dict[str, int] = {}
+        for i, key in enumerate(keys):
+            first.setdefault(key, i)
+        todo = [i for key, i in first.items() if key not in read]  # each text once, in order
         if todo:
             with self.nlp.select_pipes(disable=["parser"]):
                 docs = self.nlp.pipe([texts[i] for i in todo], batch_size=64)
@@ -161,6 +164,16 @@ class EntityFinder:
             if self._cache:
                 self._cache.put_many({keys[i]: [astuple(r) for r in read[keys[i]]] for i in todo}, "readings")
         return [read[key] for key in keys]
+
+    def _stored_readings(self, keys: list[str]) -> dict[str, list[Reading]]:
+        """What the tag cache holds for these texts; a row of another shape is read again, not a crash."""
+        read = {}
+        for key, found in (self._cache.get_many(keys, "readings") if self._cache and keys else {}).items():
+            try:
+                read[key] = [Reading(*fields) for fields in found]
+            except TypeError:
+                continue
+        return read
 
     def _reading(self, doc, token_starts: list[int], start: int, end: int, option: str) -> Reading:
         bare = without_article(option)

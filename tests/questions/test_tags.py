@@ -46,3 +46,8 @@ def test_a_second_process_reads_the_options_in_place_from_the_cache(tmp_path, mo
     monkeypatch.setattr(second.nlp, "pipe", lambda *a, **k: (_ for _ in ()).throw(AssertionError("read again")))
     assert second.read_many(questions) == read
     assert EntityFinder(CorpusStats([])).read_many(questions) == read  # and without a cache, read the same way
+
+    with sqlite3.connect(path) as db:  # rows of another shape: read again, not a crash
+        db.execute("UPDATE tags SET found = '[[\"place\", false, \"extra\"]]' WHERE tagger LIKE '%/readings'")
+    forget_tagged()
+    assert EntityFinder(CorpusStats([]), path).read_many([*questions, questions[0]]) == [*read, read[0]]
