@@ -83,7 +83,7 @@ def coverage_by_defined_share(params, sample: list[int], shares=(0.25, 0.5, 0.75
     knowledge base (the full dump) has more of. Reads the caches the cold pass filled."""
     rows = list(definitions(params.paths.kb_dir))
     order = np.random.default_rng(SEED).permutation(len(rows))
-    coverage = {"articles": len(rows)}
+    coverage = {}
     for share in shares:
         forget_tagged()
         generator = QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params)))
@@ -92,7 +92,7 @@ def coverage_by_defined_share(params, sample: list[int], shares=(0.25, 0.5, 0.75
         covered = {q.para_id for p in sample for q in asyncio.run(generator.for_paragraph(generator.paragraph(p)))
                    if q.verdict == KEPT}
         coverage[f"{share:.0%}"] = round(len(covered) / len(sample), 4)
-    return coverage
+    return {"articles": len(rows), "coverage": coverage}
 
 
 def rubric_shares(generator: QuestionGenerator, questions: list) -> dict:
@@ -143,7 +143,7 @@ def bench_smollm2(params, kept: list, texts: dict) -> dict:
 
 def to_markdown(report: dict) -> str:
     g, e, s = report["generation"], report["enwiki"], report["smollm2"]
-    w, shares = g["warm"], g["coverage_by_defined_share"]
+    w, defined = g["warm"], g["coverage_by_defined_share"]
     letters = ", ".join(f"{k} {v:.1%}" for k, v in g["gold_letter_distribution"].items())
     rubric = [f"| {CRITERIA[name]} | {g['rubric'][name]:.1%} | {e['rubric'][name]:.1%} |" for name in CRITERIA]
     return "\n".join([
@@ -159,10 +159,9 @@ def to_markdown(report: dict) -> str:
         "(a paragraph counts once for each reason one of its candidates met):", "",
         "| reason | paragraphs |", "| --- | --- |", *[f"| {reason} | {n} |" for reason, n in g["why_without_question"].items()], "",
         "A named answer needs an article that says what it is, and so do its distractors. The same vital10k paragraphs",
-        f"when the knowledge base defines only a seeded share of its {shares['articles']:,} articles (tags and vectors cached):", "",
-        "| articles defined | " + " | ".join(share for share in shares if share != "articles") + " |",
-        "| --- |" + " --- |" * (len(shares) - 1),
-        "| paragraphs with ≥ 1 question | " + " | ".join(f"{v:.1%}" for share, v in shares.items() if share != "articles") + " |", "",
+        f"when the knowledge base defines only a seeded share of its {defined['articles']:,} articles (tags and vectors cached):", "",
+        "| articles defined | " + " | ".join(defined["coverage"]) + " |", "| --- |" + " --- |" * len(defined["coverage"]),
+        "| paragraphs with ≥ 1 question | " + " | ".join(f"{v:.1%}" for v in defined["coverage"].values()) + " |", "",
         "## Generation", "",
         "| measure | vital10k | enwiki excerpt |", "| --- | --- | --- |",
         f"| kept | {g['base_questions_kept']} base questions, {g['phrasings_kept']} phrasings | "
@@ -208,7 +207,7 @@ def main() -> None:
         generation, kept, texts = bench_generation(generator, sample)
         generation["warm"] = bench_warm(cold, sample, kept)
         generation["coverage_by_defined_share"] = coverage_by_defined_share(cold, sample)
-        assert generation["coverage_by_defined_share"]["100%"] == generation["share_with_valid_question"], \
+        assert generation["coverage_by_defined_share"]["coverage"]["100%"] == generation["share_with_valid_question"], \
             "every article defined must give the coverage of the cold pass"
     with tempfile.TemporaryDirectory(prefix="sea-bench-enwiki-") as scratch:
         enwiki = enwiki_generator(params, Path(scratch))

@@ -8,8 +8,8 @@ leaves what was tagged valid."""
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_left
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
 from functools import cached_property
@@ -115,9 +115,9 @@ class EntityFinder:
         if len(_TAGGED) + len(fresh) > _TAGGED_LIMIT:
             _TAGGED.clear()
         mode = "sentences" if with_sentences else "entities"
-        stored = self._cache.get_many(fresh, mode) if self._cache and fresh else {}
+        stored = self._stored(fresh, mode, Span)
         for text, found in stored.items():
-            _TAGGED[text, with_sentences] = [Span(*fields) for fields in found]
+            _TAGGED[text, with_sentences] = found
         untagged = [t for t in fresh if t not in stored]
         if untagged:
             for text, doc in zip(untagged, self.nlp.pipe(untagged, batch_size=64), strict=True):
@@ -149,10 +149,10 @@ class EntityFinder:
             places.append(starts)
         keys = ["\x1f".join([text, *options, *map(str, starts)])
                 for text, starts, (_, options) in zip(texts, places, questions, strict=True)]
-        read = self._stored_readings(list(dict.fromkeys(keys)))
         first: dict[str, int] = {}
         for i, key in enumerate(keys):
             first.setdefault(key, i)
+        read = self._stored(list(first), "readings", Reading)
         todo = [i for key, i in first.items() if key not in read]  # each text once, in order
         if todo:
             with self.nlp.select_pipes(disable=["parser"]):
@@ -165,15 +165,16 @@ class EntityFinder:
                 self._cache.put_many({keys[i]: [astuple(r) for r in read[keys[i]]] for i in todo}, "readings")
         return [read[key] for key in keys]
 
-    def _stored_readings(self, keys: list[str]) -> dict[str, list[Reading]]:
-        """What the tag cache holds for these texts; a row of another shape is read again, not a crash."""
-        read = {}
-        for key, found in (self._cache.get_many(keys, "readings") if self._cache and keys else {}).items():
+    def _stored(self, texts: list[str], mode: str, make: type) -> dict[str, list]:
+        """What the tag cache holds for these texts in this mode, each row made into a `make`
+        (Span, Reading); a text whose rows have another shape is left out, to be tagged again, not a crash."""
+        restored = {}
+        for text, rows in (self._cache.get_many(texts, mode) if self._cache and texts else {}).items():
             try:
-                read[key] = [Reading(*fields) for fields in found]
+                restored[text] = [make(*fields) for fields in rows]
             except TypeError:
                 continue
-        return read
+        return restored
 
     def _reading(self, doc, token_starts: list[int], start: int, end: int, option: str) -> Reading:
         bare = without_article(option)

@@ -22,6 +22,12 @@ def test_a_second_process_reads_the_tags_instead_of_tagging(tmp_path, monkeypatc
     monkeypatch.setattr(second.nlp, "pipe", lambda *a, **k: (_ for _ in ()).throw(AssertionError("tagged again")))
     assert second.spans(1, TEXT) == spans and second.distractor_spans(2, TEXT) == neighbour
 
+    with sqlite3.connect(path) as db:  # rows of another shape: tagged again, not a crash
+        db.execute("UPDATE tags SET found = '[[\"place\"]]'")
+    forget_tagged()
+    third = EntityFinder(CorpusStats([]), path)
+    assert third.spans(1, TEXT) == spans and third.distractor_spans(2, TEXT) == neighbour
+
 
 def test_tags_of_another_tagger_or_a_damaged_row_are_not_read(tmp_path):
     path = tmp_path / "entities.sqlite"
