@@ -60,11 +60,15 @@ class ParagraphStore:
     def __contains__(self, para_id: int) -> bool:
         return self._db.execute("SELECT 1 FROM paragraphs WHERE para_id = ?", (int(para_id),)).fetchone() is not None
 
-    def _frame(self, where: str, values: Sequence[int]) -> pd.DataFrame:
+    def _rows(self, where: str, values: Sequence[int], select: str = _SELECT) -> list[tuple]:
         rows = []
         for start in range(0, len(values), _LOOKUP_BATCH):
             batch = [int(v) for v in values[start:start + _LOOKUP_BATCH]]
-            rows += self._db.execute(f"{_SELECT} WHERE {where} IN ({','.join('?' * len(batch))}) ORDER BY p.rank", batch).fetchall()
+            rows += self._db.execute(f"{select} WHERE {where} IN ({','.join('?' * len(batch))}) ORDER BY p.rank", batch).fetchall()
+        return rows
+
+    def _frame(self, where: str, values: Sequence[int]) -> pd.DataFrame:
+        rows = self._rows(where, values)
         if not rows:
             return pd.DataFrame(rows, columns=COLUMNS).astype({"para_id": "int64", "doc_id": "int64"})
         # Column by column: five times faster than from rows, and lookups are most of what a search does here.
@@ -75,6 +79,16 @@ class ParagraphStore:
         """The documents' paragraphs (para_id, doc_id, section, text, title), by document id, then in the dump's order."""
         return self._frame("p.doc_id", sorted({int(d) for d in doc_ids if d >= 0}))
 
+    def texts_of_documents(self, doc_ids: Sequence[int]) -> list[tuple[int, str]]:
+        """(para_id, text) of the documents' paragraphs: the documents in the order given, each one's
+        paragraphs in the dump's order. (Plain rows: the question generator asks this hundreds of
+        times a second, and a DataFrame would cost more than the query.)"""
+        by_document: dict[int, list[tuple[int, str]]] = {}
+        for para_id, doc_id, text in self._rows("p.doc_id", sorted({int(d) for d in doc_ids if d >= 0}),
+                                                "SELECT p.para_id, p.doc_id, p.text FROM paragraphs p"):
+            by_document.setdefault(doc_id, []).append((para_id, text))
+        return [pair for d in doc_ids for pair in by_document.get(int(d), [])]
+
     def rows(self, para_ids: Iterable[int]) -> pd.DataFrame:
         """The paragraphs with these ids, indexed by para_id (a KeyError names an unknown one)."""
         wanted = [int(p) for p in para_ids]
@@ -84,10 +98,15 @@ class ParagraphStore:
             raise KeyError(f"no paragraph with para_id {min(missing)} in the knowledge base")
         return frame.loc[wanted]
 
-    def row(self, para_id: int) -> pd.Series:
+    def record(self, para_id: int) -> tuple[int, int, str, str, str]:
+        """The paragraph's (para_id, doc_id, section, text, title), as plain values (a KeyError names an unknown id)."""
         found = self._db.execute(f"{_SELECT} WHERE p.para_id = ?", (int(para_id),)).fetchone()
         if found is None:
             raise KeyError(f"no paragraph with para_id {para_id} in the knowledge base")
+        return found
+
+    def row(self, para_id: int) -> pd.Series:
+        found = self.record(para_id)
         return pd.Series(dict(zip(COLUMNS, found, strict=True)), name=found[0])
 
     def para_ids(self) -> np.ndarray:

@@ -40,7 +40,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -312,6 +312,7 @@ def sampled(count: int, seed: int) -> np.ndarray | None:
     return np.sort(np.random.default_rng(seed).choice(count, STATS_SAMPLE, replace=False))
 
 
+@lru_cache(maxsize=LOOKUPS_KEPT)  # the generator looks up the same names again and again
 def title_key(title: str) -> str:
     """How a title is looked up from a span: "The Nile (river)" -> "nile"."""
     return _norm(without_the(title.split(" (")[0]))
@@ -337,23 +338,27 @@ class Definitions:
     def _one(self, sql: str, value) -> tuple | None:
         return remembered(self._found, (sql, value), LOOKUPS_KEPT, lambda: self._db.execute(sql, (value,)).fetchone())
 
+    def _entry(self, key: str) -> tuple | None:
+        """(type, doc_id, definite, locale) of a title key: one query serves every question asked of it."""
+        return self._one("SELECT type, doc_id, definite, locale FROM definitions WHERE key = ?", key)
+
     def type_of(self, key: str) -> str | None:
-        found = self._one("SELECT type FROM definitions WHERE key = ?", key)
+        found = self._entry(key)
         return found[0] if found else None
 
     def document_of(self, key: str) -> int | None:
-        found = self._one("SELECT doc_id FROM definitions WHERE key = ?", key)
-        return found[0] if found else None
+        found = self._entry(key)
+        return found[1] if found else None
 
     def definite(self, key: str) -> bool:
         """Whether the article on this title writes it "The …" ("The Middle East is …")."""
-        found = self._one("SELECT definite FROM definitions WHERE key = ?", key)
-        return bool(found and found[0])
+        found = self._entry(key)
+        return bool(found and found[2])
 
     def where(self, key: str) -> frozenset[str]:
         """The proper names the article's definition places its subject among (where_it_is)."""
-        found = self._one("SELECT locale FROM definitions WHERE key = ?", key)
-        return frozenset(found[0].split("|")) - {""} if found else frozenset()
+        found = self._entry(key)
+        return frozenset(found[3].split("|")) - {""} if found else frozenset()
 
     def name_of(self, doc_id: int) -> tuple[str, bool]:
         """(the title as a span writes it, whether it is written "the …")."""
@@ -474,6 +479,20 @@ class CorpusStats:
         return Span(kind, name, "", bool(definite))
 
 
+_INDEFINITE = re.compile(r"\b[Aa]n? ")
+_ARTICLE_WORD = re.compile(r"\b(?:[Aa]n?|[Tt]he) ")
+
+
+def article_before(span: Span, article: re.Pattern) -> str | None:
+    """The first article (of those `article` matches, with its space) written right before the span
+    in its sentence, without the space, or None. (Articles found then the span sought after each:
+    a pattern per span would be compiled thousands of times.)"""
+    for found in article.finditer(span.sentence):
+        if span.sentence.startswith(span.text, found.end()):
+            return found.group(0)[:-1]
+    return None
+
+
 def answer_problem(span: Span, title: str) -> str | None:
     """Why this span would not make a fair question, or None."""
     if _BROKEN.search(span.text) or not balanced(span.sentence):
@@ -482,7 +501,7 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a span cut off mid-phrase (\"Gulf of\")"
     if "\n" in span.sentence:
         return "a list or a run of lines, not a sentence"
-    if span.kind != "group" and re.search(rf"\b[Aa]n? {re.escape(span.text)}", span.sentence):
+    if span.kind != "group" and article_before(span, _INDEFINITE):
         return "\"a\"/\"an\" before a name (\"an Atlantic–Congo language\"): the article would single out options"
     if span.text.endswith(("'s", "’s")):
         return "a possessive (\"Sri Lanka's\"): its form gives it away"
@@ -855,17 +874,16 @@ def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[
     sentence puts one before the answer, so that no option stands out by its article. "a"/"an" is
     chosen by sound; "the" goes with the names written with it (`definite`): "the Soviet Union",
     "Russia", "the Czech Republic"."""
-    match = re.search(rf"\b([Aa]n?|[Tt]he) {re.escape(span.text)}", span.sentence)
-    if not match:
+    word = article_before(span, _ARTICLE_WORD)
+    if not word:
         return span.text, lambda option: option
-    word = match.group(1)
     capital = word[0].isupper()
     if word.lower() == "the":  # a group, a year or a quantity is an adjective here ("the British monarchy", "the 2023 Birthday
         # Honours", "the 100 metres"): every option keeps "the"
-        return match.group(0), lambda option: f"{word} {option}" if (
+        return f"{word} {span.text}", lambda option: f"{word} {option}" if (
             span.kind in ("group", YEAR, QUANTITY) or option == span.text or takes_the(option, definite)) else (
             option[:1].upper() + option[1:] if capital else option)
-    return match.group(0), lambda option: f"{article_for(option).capitalize() if capital else article_for(option)} {option}"
+    return f"{word} {span.text}", lambda option: f"{article_for(option).capitalize() if capital else article_for(option)} {option}"
 
 
 def _read_alike(candidate: Candidate, readings: list[Reading] | None) -> tuple[list[str] | None, str]:
@@ -885,9 +903,21 @@ Related = Callable[[Span], list[Span]]  # an answer -> titles of its type whose 
 Linked = Callable[[str, list[str]], list[int]]  # (answer, names) -> per name, how many of the two articles name the other
 
 
+def _joins(char: str) -> bool:
+    """Whether a character next to a name makes it part of a longer word (as regex \\w, or a hyphen)."""
+    return char.isalnum() or char in "_-"
+
+
 def names_in(text: str, name: str) -> bool:
-    """Is the name written in the text as a whole name ("Niger" is not in "Nigeria")?"""
-    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+    """Is the name written in the text as a whole name ("Niger" is not in "Nigeria")? (By search
+    rather than a regex: the generator asks this of thousands of names, each a pattern to compile.)"""
+    start = text.find(name)
+    while start >= 0:
+        end = start + len(name)
+        if not (start and _joins(text[start - 1])) and not (end < len(text) and _joins(text[end])):
+            return True
+        start = text.find(name, start + 1)
+    return False
 
 
 _BORDERS = re.compile(r"\bborder(?:s|ed|ing)?\b|\bneighbou?r(?:s|ing)?\b|\badjacent\b|\btripoint\b|\btrijunction\b"

@@ -111,10 +111,10 @@ class QuestionGenerator:
 
     def paragraph(self, para_id: int) -> Paragraph:
         try:
-            row = self.store.row(para_id)
+            found, doc_id, section, text, title = self.store.record(para_id)
         except KeyError as error:
             raise ParamsError(error.args[0]) from None
-        return Paragraph(int(row["para_id"]), int(row["doc_id"]), row["title"], row["section"], row["text"])
+        return Paragraph(found, doc_id, title, section, text)
 
     async def for_paragraph(self, paragraph: Paragraph) -> list[Question]:
         """Both phases and the duplicate filter, for one paragraph."""
@@ -196,8 +196,8 @@ class QuestionGenerator:
         return remembered(self._leads, doc_id, LEADS_KEPT, lambda: self._first_paragraph(doc_id))
 
     def _first_paragraph(self, doc_id: int) -> tuple[int, str] | None:
-        paragraphs = self.store.of_documents([doc_id])
-        return (int(paragraphs["para_id"].iloc[0]), paragraphs["text"].iloc[0]) if len(paragraphs) else None
+        paragraphs = self.store.texts_of_documents([doc_id])
+        return paragraphs[0] if paragraphs else None
 
     def _lead(self, name: str) -> str | None:
         lead = self._lead_paragraph(name)
@@ -233,7 +233,4 @@ class QuestionGenerator:
         """(para_id, text) of the documents nearest to this one, nearest first."""
         vector = np.asarray(self._doc_vectors[self._doc_row[doc_id]])[None, :]
         _, ids = self.index.search(vector, self.settings.neighbours, exclude=[doc_id])
-        rows = self.store.of_documents(ids[0]).set_index("doc_id")
-        ordered = [d for d in ids[0].tolist() if d in rows.index]
-        table = rows.loc[ordered]
-        return list(zip(table["para_id"].tolist(), table["text"].tolist(), strict=True))
+        return self.store.texts_of_documents(ids[0].tolist())

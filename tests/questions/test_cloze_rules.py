@@ -10,9 +10,12 @@ from sea.questions.cloze import (
     _most_tempting,
     _nearby_values,
     _same_kind,
+    _ARTICLE_WORD,
+    _INDEFINITE,
     _with_article,
     about_borders,
     answer_problem,
+    article_before,
     article_for,
     bounding_years,
     cloze_drafts,
@@ -22,6 +25,7 @@ from sea.questions.cloze import (
     homeland_of,
     located,
     named_containers,
+    names_in,
     near_on_a_map,
     neighbours_only,
     placed_alike,
@@ -627,3 +631,32 @@ def test_a_place_in_a_sentence_about_borders_takes_only_linked_names():
     made, _ = cloze_drafts(9, "Nile", text, list, finder, encode, n=3, variants=1, seed=0,
                            setting=Setting(related=lambda span: pool, linked=linked))
     assert [set(draft.options) for draft, _ in made if draft.answer == "Sudan"] == [{"Sudan", "Ethiopia", "Eritrea", "Chad"}]
+
+
+@pytest.mark.parametrize(("text", "name", "named"), [
+    ("Niger borders Nigeria.", "Niger", True),
+    ("Nigeria lies south of it.", "Niger", False),          # part of a longer word
+    ("the Niger-Congo languages", "Niger", False),           # a hyphen joins it to another word
+    ("Trans-Niger trade", "Niger", False),
+    ("Nigeria, then Niger.", "Niger", True),                 # the second mention stands alone
+    ("Niger_basin", "Niger", False),
+    ("Nigerés", "Niger", False),                             # a letter beyond ASCII still joins
+    ("(Niger)", "Niger", True),
+    ("", "Niger", False),
+])
+def test_a_name_counts_only_where_it_stands_alone(text, name, named):
+    assert names_in(text, name) is named
+
+
+@pytest.mark.parametrize(("sentence", "answer", "indefinite", "article"), [
+    ("It is an Atlantic–Congo language.", "Atlantic–Congo", "an", "an"),
+    ("A Dutch painter lived in the Hague.", "Dutch", "A", "A"),
+    ("The Hague is the Dutch seat.", "Dutch", None, "the"),
+    ("Then Dutch painters came.", "Dutch", None, None),      # "Then" ends in "the…" but is no article
+    ("a banana and the Nile", "Nile", None, "the"),          # only the article right before the answer counts
+    ("Ghana, a Ghana", "Ghana", "a", "a"),                   # the first mention has none, the second has one
+])
+def test_the_article_right_before_an_answer_is_found(sentence, answer, indefinite, article):
+    span = Span("place", answer, sentence)
+    assert article_before(span, _INDEFINITE) == indefinite
+    assert article_before(span, _ARTICLE_WORD) == article
