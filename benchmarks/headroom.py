@@ -12,7 +12,6 @@ a little above these (an estimate, not a bound)."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import time
@@ -47,10 +46,10 @@ def question_counts(params) -> pd.DataFrame:
     for start in tqdm(range(0, len(para_ids), BATCH), desc="questions", unit="batch"):
         batch = para_ids[start:start + BATCH]
         generator.prepare(batch)
+        kept = [q for q in generator.for_paragraphs(batch) if q.verdict == KEPT]
         for para_id in batch:
-            paragraph = generator.paragraph(para_id)
-            kept = [q for q in asyncio.run(generator.for_paragraph(paragraph)) if q.verdict == KEPT]
-            rows.append((para_id, paragraph.doc_id, sum(q.variant == 0 for q in kept), len(kept)))
+            mine = [q for q in kept if q.para_id == para_id]
+            rows.append((para_id, generator.paragraph(para_id).doc_id, sum(q.variant == 0 for q in mine), len(mine)))
     return pd.DataFrame(rows, columns=["para_id", "doc_id", "base", "phrasings"])
 
 

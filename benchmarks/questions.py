@@ -6,7 +6,6 @@ Run with `make bench-questions` (after `make audit`). Writes reports/benchmarks/
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import sys
@@ -39,11 +38,8 @@ PARAGRAPHS, ASKED, SEED = 1000, 500, 0
 
 
 def bench_generation(generator: QuestionGenerator, para_ids: list[int]) -> tuple[dict, list, dict]:
-    async def in_order() -> list:  # one event loop, as an audit's question bank runs them
-        return [q for para_id in para_ids for q in await generator.for_paragraph(generator.paragraph(para_id))]
-
     started = time.perf_counter()
-    questions = asyncio.run(in_order())
+    questions = generator.for_paragraphs(para_ids)
     seconds = time.perf_counter() - started
     kept = [q for q in questions if q.verdict == KEPT]
     covered = {q.para_id for q in kept}
@@ -90,8 +86,7 @@ def coverage_by_defined_share(params, sample: list[int], shares=(0.25, 0.5, 0.75
         generator = QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params)))
         known = Definitions.of(rows[i] for i in sorted(order[:round(share * len(rows))]))
         generator.finder.stats = CorpusStats([], generator.finder.stats.latest_year, known)
-        covered = {q.para_id for p in sample for q in asyncio.run(generator.for_paragraph(generator.paragraph(p)))
-                   if q.verdict == KEPT}
+        covered = {q.para_id for q in generator.for_paragraphs(sample) if q.verdict == KEPT}
         coverage[f"{share:.0%}"] = round(len(covered) / len(sample), 4)
     return {"articles": len(rows), "coverage": coverage}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +122,15 @@ class QuestionGenerator:
         questions = await self.phrase(paragraph, await self.draft(paragraph))
         self.duplicates.apply(questions)
         return questions
+
+    def for_paragraphs(self, para_ids: list[int]) -> list[Question]:
+        """for_paragraph for each of these paragraphs, in order, in one event loop: for scripts and
+        benchmarks (an audit's question bank runs in its own loop). A loop per paragraph would cost
+        more than a warm paragraph's questions."""
+        async def in_order() -> list[Question]:
+            return [q for para_id in para_ids for q in await self.for_paragraph(self.paragraph(para_id))]
+
+        return asyncio.run(in_order())
 
     def prepare(self, para_ids: list[int]) -> None:
         """Tag a batch's paragraphs in one go (spaCy is much faster in batches), then the neighbours

@@ -23,10 +23,7 @@ def every_template(params):
 def generated(vital_sample, embedder):
     generator = QuestionGenerator(every_template(vital_sample), embedder)
     paragraphs = generator.store.rows(generator.store.para_ids())
-    questions = []
-    for para_id in paragraphs["para_id"].tolist():
-        questions += asyncio.run(generator.for_paragraph(generator.paragraph(para_id)))
-    return generator, paragraphs, questions
+    return generator, paragraphs, generator.for_paragraphs(paragraphs["para_id"].tolist())
 
 
 def test_paragraphs_that_name_things_get_valid_questions(generated):
