@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -47,9 +48,8 @@ def question_counts(params) -> pd.DataFrame:
         batch = para_ids[start:start + BATCH]
         generator.prepare(batch)
         kept = [q for q in generator.for_paragraphs(batch) if q.verdict == KEPT]
-        for para_id in batch:
-            mine = [q for q in kept if q.para_id == para_id]
-            rows.append((para_id, generator.paragraph(para_id).doc_id, sum(q.variant == 0 for q in mine), len(mine)))
+        base, phrasings = Counter(q.para_id for q in kept if q.variant == 0), Counter(q.para_id for q in kept)
+        rows += [(p, generator.paragraph(p).doc_id, base[p], phrasings[p]) for p in batch]
     return pd.DataFrame(rows, columns=["para_id", "doc_id", "base", "phrasings"])
 
 

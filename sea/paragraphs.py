@@ -98,7 +98,7 @@ class ParagraphStore:
             raise KeyError(f"no paragraph with para_id {min(missing)} in the knowledge base")
         return frame.loc[wanted]
 
-    def record(self, para_id: int) -> tuple[int, int, str, str, str]:
+    def record(self, para_id: int) -> tuple[int, int, str | None, str, str | None]:
         """The paragraph's (para_id, doc_id, section, text, title), as plain values (a KeyError names an unknown id)."""
         found = self._db.execute(f"{_SELECT} WHERE p.para_id = ?", (int(para_id),)).fetchone()
         if found is None:

@@ -63,8 +63,9 @@ def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tm
     two = expected["doc_id"].unique()[[3, 1]]
     got = store.of_documents(two)
     pd.testing.assert_frame_equal(got, expected[expected["doc_id"].isin(two)].reset_index(drop=True)[got.columns.tolist()])
-    pairs = store.texts_of_documents([int(two[0]), -1, 12345, int(two[1])])  # in the order asked, unknown ones skipped
-    assert pairs == [(int(r.para_id), r.text) for d in two for r in expected[expected["doc_id"] == d].itertuples()]
+    asked = [int(two[0]), -1, 12345, int(two[1]), int(two[0])]  # in the order asked, unknown ones skipped, repeats repeated
+    pairs = store.texts_of_documents(asked)
+    assert pairs == [(int(r.para_id), r.text) for d in [*two, two[0]] for r in expected[expected["doc_id"] == d].itertuples()]
     para_id = int(expected["para_id"].iloc[5])
     assert store.row(para_id)["text"] == expected["text"].iloc[5] and para_id in store and 12345 not in store
     assert store.record(para_id) == tuple(expected.iloc[5][["para_id", "doc_id", "section", "text", "title"]])

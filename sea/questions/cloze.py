@@ -40,7 +40,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import numpy as np
 
@@ -312,7 +312,6 @@ def sampled(count: int, seed: int) -> np.ndarray | None:
     return np.sort(np.random.default_rng(seed).choice(count, STATS_SAMPLE, replace=False))
 
 
-@lru_cache(maxsize=LOOKUPS_KEPT)  # the generator looks up the same names again and again
 def title_key(title: str) -> str:
     """How a title is looked up from a span: "The Nile (river)" -> "nile"."""
     return _norm(without_the(title.split(" (")[0]))

@@ -112,10 +112,10 @@ class QuestionGenerator:
 
     def paragraph(self, para_id: int) -> Paragraph:
         try:
-            found, doc_id, section, text, title = self.store.record(para_id)
+            _, doc_id, section, text, title = self.store.record(para_id)
         except KeyError as error:
             raise ParamsError(error.args[0]) from None
-        return Paragraph(found, doc_id, title, section, text)
+        return Paragraph(int(para_id), doc_id, title, section, text)
 
     async def for_paragraph(self, paragraph: Paragraph) -> list[Question]:
         """Both phases and the duplicate filter, for one paragraph."""

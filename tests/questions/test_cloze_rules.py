@@ -1,5 +1,7 @@
 """Each rule of the offline generator on hand-made sentences: what a careful reader would refuse."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -642,6 +644,8 @@ def test_a_place_in_a_sentence_about_borders_takes_only_linked_names():
     ("Niger_basin", "Niger", False),
     ("Nigerés", "Niger", False),                             # a letter beyond ASCII still joins
     ("(Niger)", "Niger", True),
+    ("Chad borders Niger", "Niger", True),                   # at the very end
+    ("Niger and Chad", "Niger", True),                       # at the very start
     ("", "Niger", False),
 ])
 def test_a_name_counts_only_where_it_stands_alone(text, name, named):
@@ -660,3 +664,7 @@ def test_the_article_right_before_an_answer_is_found(sentence, answer, indefinit
     span = Span("place", answer, sentence)
     assert article_before(span, _INDEFINITE) == indefinite
     assert article_before(span, _ARTICLE_WORD) == article
+    # what one regex per answer found, before article_before replaced it
+    assert bool(indefinite) == bool(re.search(rf"\b[Aa]n? {re.escape(answer)}", sentence))
+    found = re.search(rf"\b([Aa]n?|[Tt]he) {re.escape(answer)}", sentence)
+    assert article == (found.group(1) if found else None)
