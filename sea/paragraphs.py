@@ -48,6 +48,11 @@ def _fill(kb_dir: Path, db: sqlite3.Connection) -> None:
                        zip(*(batch.column(c).to_pylist() for c in ("doc_id", "title", "category")), strict=True))
 
 
+def _document_ids(doc_ids: Iterable[int]) -> list[int]:
+    """Each document id once, in order; an index's -1 (no result) left out."""
+    return sorted({int(d) for d in doc_ids if d >= 0})
+
+
 class ParagraphStore:
     """A knowledge base's paragraphs with their document's title, looked up by document or by id."""
 
@@ -77,14 +82,14 @@ class ParagraphStore:
 
     def of_documents(self, doc_ids: Iterable[int]) -> pd.DataFrame:
         """The documents' paragraphs (para_id, doc_id, section, text, title), by document id, then in the dump's order."""
-        return self._frame("p.doc_id", sorted({int(d) for d in doc_ids if d >= 0}))
+        return self._frame("p.doc_id", _document_ids(doc_ids))
 
     def texts_of_documents(self, doc_ids: Sequence[int]) -> list[tuple[int, str]]:
         """(para_id, text) of the documents' paragraphs: the documents in the order given, each one's
         paragraphs in the dump's order. (Plain rows: the question generator asks this hundreds of
         times a second, and a DataFrame would cost more than the query.)"""
         by_document: dict[int, list[tuple[int, str]]] = {}
-        for para_id, doc_id, text in self._rows("p.doc_id", sorted({int(d) for d in doc_ids if d >= 0}),
+        for para_id, doc_id, text in self._rows("p.doc_id", _document_ids(doc_ids),
                                                 "SELECT p.para_id, p.doc_id, p.text FROM paragraphs p"):
             by_document.setdefault(doc_id, []).append((para_id, text))
         return [pair for d in doc_ids for pair in by_document.get(int(d), [])]
