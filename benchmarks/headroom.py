@@ -43,14 +43,15 @@ def question_counts(params) -> pd.DataFrame:
     """para_id, doc_id, base questions and phrasings kept, for every paragraph of the knowledge base."""
     generator = QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params)))
     para_ids = generator.store.para_ids().tolist()
-    rows = []
+    base, phrasings = Counter(), Counter()
     for start in tqdm(range(0, len(para_ids), BATCH), desc="questions", unit="batch"):
         batch = para_ids[start:start + BATCH]
         generator.prepare(batch)
         kept = [q for q in generator.for_paragraphs(batch) if q.verdict == KEPT]
-        base, phrasings = Counter(q.para_id for q in kept if q.variant == 0), Counter(q.para_id for q in kept)
-        rows += [(p, generator.paragraph(p).doc_id, base[p], phrasings[p]) for p in batch]
-    return pd.DataFrame(rows, columns=["para_id", "doc_id", "base", "phrasings"])
+        base.update(q.para_id for q in kept if q.variant == 0)
+        phrasings.update(q.para_id for q in kept)
+    counts = generator.store.rows(para_ids)[["para_id", "doc_id"]].reset_index(drop=True)
+    return counts.assign(base=[base[p] for p in para_ids], phrasings=[phrasings[p] for p in para_ids])
 
 
 def measure(params, counts: pd.DataFrame, budgets: list[int]) -> list[dict]:
