@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import socket
@@ -28,12 +27,26 @@ class DamagedFile(SeaError):
 _HOST = socket.gethostname().replace(".", "_").replace("-", "_")  # writers on other hosts of a shared disk are left alone
 
 
-def _remove_dead_scratch(path: Path) -> None:
-    """Scratch files of `path` that a killed process of this host left behind (a live writer's stay)."""
-    for scratch in path.parent.glob(f"{glob.escape(path.name)}.{_HOST}-*.partial"):
-        pid = scratch.name[len(path.name) + len(_HOST) + 2:].split("-")[0]
+_SWEPT: set[Path] = set()  # directories this process has cleared of dead scratch files
+_SWEPT_LOCK = threading.Lock()
+
+
+def _remove_dead_scratch(directory: Path) -> None:
+    """Scratch files in `directory` that a killed process of this host left behind (a live writer's
+    stay), once per directory and process: a process killed while this one runs leaves its scratch
+    for the next run. (A scan at every write made writing a directory of n files, a question bank,
+    cost n^2.)"""
+    with _SWEPT_LOCK:
+        if directory in _SWEPT:
+            return
+        _SWEPT.add(directory)
+    marker = f".{_HOST}-"
+    with os.scandir(directory) as entries:
+        names = [entry.name for entry in entries if entry.name.endswith(".partial") and marker in entry.name]
+    for name in names:
+        pid = name.rpartition(marker)[2].split("-")[0]
         if pid.isdigit() and not _alive(int(pid)):
-            scratch.unlink(missing_ok=True)
+            (directory / name).unlink(missing_ok=True)
 
 
 def _alive(pid: int) -> bool:
@@ -52,7 +65,7 @@ def replacing(path: Path) -> Iterator[Path]:
     at once never share it); it replaces `path` only when the block completes, and is removed if the
     block fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_dead_scratch(path)
+    _remove_dead_scratch(path.parent)
     partial = path.with_name(f"{path.name}.{_HOST}-{os.getpid()}-{threading.get_ident()}.partial")
     try:
         yield partial
@@ -62,8 +75,11 @@ def replacing(path: Path) -> Iterator[Path]:
     os.replace(partial, path)
 
 
-def write_json(path: Path, data: object) -> None:
-    write_text(path, json.dumps(data, indent=1, ensure_ascii=False))
+def write_json(path: Path, data: object, indent: int | None = 1) -> None:
+    """Indented for a person to read; `indent=None` for the large files only the program reads (a
+    question-bank entry, the search state): compact JSON is written by json's C encoder, an indented
+    one by its pure-Python encoder, four times slower or more."""
+    write_text(path, json.dumps(data, indent=indent, ensure_ascii=False))
 
 
 def read_json(path: Path) -> object:

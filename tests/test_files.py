@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from sea.files import _HOST, replacing
+from sea.files import _HOST, read_json, replacing, write_json, write_text
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_scratch(tmp_path):
@@ -51,3 +51,30 @@ def test_scratch_a_killed_writer_left_is_removed_and_a_live_ones_kept(tmp_path):
     with replacing(path) as partial:
         partial.write_text("whole")
     assert path.read_text() == "whole" and not dead.exists() and live.exists()
+
+
+def test_scratch_of_any_file_a_killed_writer_left_goes_at_the_first_write_into_its_directory(tmp_path):
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    dead = tmp_path / f"other.json.{_HOST}-{gone.stdout.strip()}-7.partial"
+    foreign = tmp_path / f"other.json.elsewhere_host-{gone.stdout.strip()}-7.partial"  # another host's writer: not ours to judge
+    dead.write_text("half")
+    foreign.write_text("half")
+    write_text(tmp_path / "state.json", "whole")
+    assert not dead.exists() and foreign.exists()
+
+
+def test_a_directory_is_scanned_for_scratch_once_not_at_every_write(tmp_path, monkeypatch):
+    """A question bank writes thousands of files into one directory: a scan at every write made that n^2."""
+    scanned, scandir = [], os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path: scanned.append(path) or scandir(path))
+    for i in range(20):
+        write_text(tmp_path / f"{i}.json", "{}")
+    assert scanned == [tmp_path] and len(list(tmp_path.iterdir())) == 20
+
+
+def test_compact_json_reads_back_the_same(tmp_path):
+    data = {"para_id": 7, "questions": [{"options": ["Nile", "Niger", "Congo", "Zambezi"], "gold": 0}], "note": "é"}
+    write_json(tmp_path / "compact.json", data, indent=None)
+    write_json(tmp_path / "indented.json", data)
+    assert read_json(tmp_path / "compact.json") == read_json(tmp_path / "indented.json") == data
+    assert "\n" not in (tmp_path / "compact.json").read_text() and "\n" in (tmp_path / "indented.json").read_text()

@@ -41,7 +41,7 @@ class QuestionBank:
 
     def _save(self, entry: dict) -> None:
         self._entries[entry["para_id"]] = entry
-        write_json(self.directory / f"{entry['para_id']}.json", entry)
+        write_json(self.directory / f"{entry['para_id']}.json", entry, indent=None)
 
     def drafted(self, para_ids: list[int]) -> int:
         """The generate phase for the paragraphs that have no base questions yet; returns how many."""

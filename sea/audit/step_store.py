@@ -91,7 +91,7 @@ class StepStore:
         return self._at_step(SearchState.from_json(updated["state"]), "updated"), set(updated["new_sources"])
 
     def save_updated(self, state: SearchState, new_sources: set[int]) -> None:
-        write_json(self.directory / UPDATED, {"state": state.to_json(), "new_sources": sorted(new_sources)})
+        write_json(self.directory / UPDATED, {"state": state.to_json(), "new_sources": sorted(new_sources)}, indent=None)
 
     def previous_metrics(self) -> dict | None:
         return self.arm.read(self.step - 1, METRICS) if self.step > 0 else None

@@ -63,7 +63,7 @@ class SearchState:
 
     def save(self, path: Path) -> None:
         """Atomically: a crash mid-write leaves the previous state intact."""
-        write_json(path, self.to_json())
+        write_json(path, self.to_json(), indent=None)
 
     @classmethod
     def load(cls, path: Path) -> SearchState:
