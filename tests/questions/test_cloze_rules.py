@@ -262,6 +262,34 @@ def test_distractors_that_fit_the_sentence_and_the_article_come_first():
     assert ranked.index("Bergen") < ranked.index("Oslo")
 
 
+def test_a_year_alone_in_its_paragraph_always_finds_three_distractors_within_its_margin():
+    stats = CorpusStats([], latest_year=2024)
+    paragraph = "the charter was signed on 26 june 1945 in san francisco."
+    answer = Span(YEAR, "1945", "The charter was signed on 26 June 1945 in San Francisco.")
+    for seed in range(40):  # the random offsets reach 29 years away; only those within 10 of 1945 may stand
+        years = _same_kind(answer, [], paragraph, stats, np.random.default_rng(seed))
+        assert len(years) == 3 and all(1935 <= int(y) <= 1955 and y != "1945" for y in years), (seed, years)
+
+
+def test_a_year_keeps_the_distractors_its_neighbours_wrote_after_the(finder):
+    text = "The charter of the league was signed in 1945."
+    neighbours = [Span(YEAR, year, f"It was held at the {year} conference.", with_the=True) for year in ("1944", "1946", "1947")]
+    made, dropped = cloze_drafts(3, "League charter", text, lambda: neighbours, finder, lambda texts: np.ones((len(texts), 2)),
+                                 n=1, variants=1, seed=0)
+    [(draft, _)] = made  # "the 1946 conference" does not make 1946 a name that needs "the" in "signed in ___"
+    assert draft.answer == "1945" and set(draft.options) - {"1945"} <= {"1944", "1946", "1947"} | {str(y) for y in range(1935, 1956)}
+
+
+def test_an_approximate_year_or_quantity_is_not_asked():
+    for sentence, answer in (("Hammurabi reigned from c. 1792 BC to c. 1750 BC.", "1792"),
+                             ("Teaching began around 1088, with guilds of students.", "1088"),
+                             ("The city had approximately 1850 houses.", "1850")):
+        assert "approximate" in answer_problem(Span(YEAR, answer, sentence), "Babylon")
+    assert "approximate" in answer_problem(Span(QUANTITY, "300 km", "The river runs for about 300 km."), "Volga")
+    assert answer_problem(Span(YEAR, "1088", "Teaching began in 1088, with guilds of students."), "Bologna") is None
+    assert answer_problem(Span(QUANTITY, "300 km", "The river runs for 300 km."), "Volga") is None
+
+
 def test_no_year_distractor_the_sentence_rules_out():
     stats = CorpusStats([], latest_year=2024)
     answer = Span(YEAR, "1979", "He served from 1971 until his overthrow in 1979.")
