@@ -81,7 +81,6 @@ _CONVERSION = re.compile(r"^\s*\(\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")  # "60 
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
 YEAR_MARGIN = 10  # ... and within this many of the paragraph's own earliest and latest years
-NEARBY_OFFSETS = 29  # a made-up year is at most this many of the answer's cycles from it
 STATS_SAMPLE = 200_000  # paragraphs read for the latest year
 LOOKUPS_KEPT = 200_000  # definition lookups remembered before the memo starts over (~50 MB)
 # "X is a country in …" -> "country": what an article's subject is, from its first sentence.
@@ -745,18 +744,12 @@ def on_the_answers_side(year: int, gold: int, bounds: Iterable[int]) -> bool:
     return all(year != bound and (year > bound) == (gold > bound) for bound in bounds if bound != gold)
 
 
-def _every_nearby_year(answer: Span) -> list[str]:
-    """Every year _nearby_values could draw for this answer, nearest first."""
-    value, cycle = int(answer.text), year_cycle(answer)
-    return [str(value + side * offset * cycle) for offset in range(1, NEARBY_OFFSETS + 1) for side in (-1, 1)]
-
-
 def _nearby_values(answer: Span, rng: np.random.Generator) -> list[str]:
     """Wrong years or quantities near the answer, when neighbours offer too few (same_form then
     keeps the plausible ones)."""
     if answer.kind == YEAR:
         value = int(answer.text)
-        offsets = rng.permutation(np.arange(1, NEARBY_OFFSETS + 1))[:12] * rng.choice([-1, 1], 12) * year_cycle(answer)
+        offsets = rng.permutation(np.arange(1, 30))[:12] * rng.choice([-1, 1], 12) * year_cycle(answer)
         return [str(value + int(o)) for o in offsets]
     number, unit = QUANTITY_FORM.match(answer.text).groups()
     value = float(number.replace(",", ""))
@@ -806,21 +799,14 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
             texts[key] = text
     if span.kind not in (YEAR, QUANTITY):
         return list(texts.values())[:POOL_LIMIT]
-    def fits(value: str) -> bool:
-        return _norm(value) not in texts and _norm(value) not in paragraph and same_form(Span(span.kind, value, ""), span, stats)
-
-    values = list(texts.values()) + [v for v in _nearby_values(span, rng) if fits(v)]
+    values = list(texts.values())
+    values += [v for v in _nearby_values(span, rng) if _norm(v) not in texts and _norm(v) not in paragraph
+               and same_form(Span(span.kind, v, ""), span, stats)]
     values = list(dict.fromkeys(v for v in values if v != span.text))
     if span.kind == YEAR:  # a year the paragraph's own dates make absurd ("2024" for a player who retired in 2006)
         years = [int(y) for y in YEAR_FORM.findall(paragraph)] or [int(span.text)]
-
-        def fits_the_subject(value: str) -> bool:  # none after Hitler's death either
-            return (min(years) - YEAR_MARGIN <= int(value) <= max(years) + YEAR_MARGIN
-                    and on_the_answers_side(int(value), int(span.text), bounds))
-
-        values = [v for v in values if fits_the_subject(v)]
-        if len(values) < 3:  # the random offsets fell outside the years allowed: every allowed year, nearest first
-            values += [v for v in _every_nearby_year(span) if v not in values and fits(v) and fits_the_subject(v)]
+        values = [v for v in values if min(years) - YEAR_MARGIN <= int(v) <= max(years) + YEAR_MARGIN]
+        values = [v for v in values if on_the_answers_side(int(v), int(span.text), bounds)]  # none after Hitler's death
     if len(values) < 3:
         return values
     closeness = [abs(_value(v) - _value(span.text)) for v in values]

@@ -262,15 +262,6 @@ def test_distractors_that_fit_the_sentence_and_the_article_come_first():
     assert ranked.index("Bergen") < ranked.index("Oslo")
 
 
-def test_a_year_alone_in_its_paragraph_always_finds_three_distractors_within_its_margin():
-    stats = CorpusStats([], latest_year=2024)
-    paragraph = "the charter was signed on 26 june 1945 in san francisco."
-    answer = Span(YEAR, "1945", "The charter was signed on 26 June 1945 in San Francisco.")
-    for seed in range(40):  # the random offsets reach 29 years away; only those within 10 of 1945 may stand
-        years = _same_kind(answer, [], paragraph, stats, np.random.default_rng(seed))
-        assert len(years) == 3 and all(1935 <= int(y) <= 1955 and y != "1945" for y in years), (seed, years)
-
-
 def test_a_year_keeps_the_distractors_its_neighbours_wrote_after_the(finder):
     text = "The charter of the league was signed in 1945."
     neighbours = [Span(YEAR, year, f"It was held at the {year} conference.", with_the=True) for year in ("1944", "1946", "1947")]
