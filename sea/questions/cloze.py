@@ -77,6 +77,10 @@ _BOUND_BEFORE = re.compile(r"\b(?:on the order of|exceed(?:s|ed|ing)?|more than|
                            r"fewer than|under|below|above)\s*$", re.I)  # "depths exceeding ___": every smaller option is true too
 _APPROXIMATE_BEFORE = re.compile(r"\b(?:around|about|approximately|approx\.|roughly|circa|c\.|ca\.|some|nearly|almost|"
                                  r"an estimated)\s*$", re.I)  # "reigning from c. ___ BC": 1753 is as right as 1750
+_YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than)\s*$", re.I)  # "By ___, she was …": any later year is true too
+_AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
+                    r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
+_DECADE = re.compile(r"\b(1[0-9]{2}|20[0-9])0s\b")  # "in the 1960s"
 _CONVERSION = re.compile(r"^\s*\(\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")  # "60 mm (2.4 in)": the second is arithmetic
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
@@ -522,6 +526,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a quantity after a bound (\"exceeding ___\", \"on the order of ___\"): more than one option would be true"
     if span.kind in (YEAR, QUANTITY) and _APPROXIMATE_BEFORE.search(before):
         return "an approximate figure (\"around ___\", \"c. ___\"): an option near it would be right too"
+    if span.kind == YEAR and _YEAR_BOUND_BEFORE.search(before):
+        return "a year after a bound (\"By ___, …\"): a later option would be true too"
     if span.kind == YEAR and _statistic_date(before, after):
         return "the date of a statistic (\"886,040 inhabitants in ___\"), not a fact worth knowing"
     if span.kind == "place" and _PLACE_THEN_ITS_COUNTRY.search(before):
@@ -599,10 +605,10 @@ def word_form_given(answer: str, text: str) -> bool:
 
 def _statistic_date(before: str, after: str) -> bool:
     """A year that only dates a figure: "886,040 inhabitants in ___", "In ___, the official
-    population was 672,545", "as of the ___ census"."""
+    population was 672,545", "as of the ___ census", "ranked as such as of May ___"."""
     near = before.lower().split()[-8:] + after.lower().split(".")[0].split()[:STATISTIC_AFTER]
     return (bool(_STATISTIC_WORDS & {w.strip(".,;") for w in near}) or any(_LARGE_NUMBER.match(w) for w in near)
-            or before.lower().rstrip().endswith(("as of", "as of the")))
+            or bool(_AS_OF.search(before)))
 
 
 def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
@@ -727,10 +733,14 @@ def year_cycle(answer: Span) -> int:
 
 
 def _plausible_year(year: int, answer: Span, stats: CorpusStats) -> bool:
-    """Near the answer, on its cycle, not after the knowledge base's date, and not ruled out by the
-    sentence's other years ("from 1971 until his overthrow in ___": not 1965)."""
+    """Near the answer, on its cycle, not after the knowledge base's date, not ruled out by the
+    sentence's other years ("from 1971 until his overthrow in ___": not 1965), and within the decade
+    the sentence names around it ("in the 1960s … the Civil Rights Act of ___": not 1956)."""
     gold = int(answer.text)
     if year > stats.latest_year or abs(year - gold) > YEAR_RANGE or (year - gold) % year_cycle(answer):
+        return False
+    decades = [int(d) * 10 for d in _DECADE.findall(answer.sentence) if int(d) * 10 <= gold < int(d) * 10 + 10]
+    if decades and not decades[0] <= year < decades[0] + 10:
         return False
     return on_the_answers_side(year, gold, _other_years(answer))
 

@@ -281,6 +281,25 @@ def test_an_approximate_year_or_quantity_is_not_asked():
     assert answer_problem(Span(QUANTITY, "300 km", "The river runs for 300 km."), "Volga") is None
 
 
+def test_a_year_after_a_bound_or_dating_a_ranking_is_not_asked():
+    oprah = "By 2007, she was often ranked as the most influential woman in the world."
+    assert "bound" in answer_problem(Span(YEAR, "2007", oprah), "Oprah Winfrey")
+    assert "bound" in answer_problem(Span(YEAR, "1850", "The line was finished by 1850."), "Railway")
+    boxer = "He is ranked as such by BoxRec as of May 2026."
+    assert "date of a statistic" in answer_problem(Span(YEAR, "2026", boxer), "Sugar Ray Robinson")
+    assert answer_problem(Span(YEAR, "2007", "In 2007, she was named the most influential woman."), "Oprah Winfrey") is None
+    assert answer_problem(Span(YEAR, "1850", "The line was finished in May 1850."), "Railway") is None
+
+
+def test_year_distractors_stay_in_the_decade_the_sentence_names_around_the_answer():
+    stats = CorpusStats([], latest_year=2024)
+    answer = Span(YEAR, "1964", "It achieved its goals in the 1960s, among them the Civil Rights Act of 1964.")
+    assert same_form(Span(YEAR, "1962", "x"), answer, stats) and same_form(Span(YEAR, "1968", "x"), answer, stats)
+    assert not same_form(Span(YEAR, "1956", "x"), answer, stats) and not same_form(Span(YEAR, "1971", "x"), answer, stats)
+    elsewhere = Span(YEAR, "1975", "Born in the 1940s, he founded the party in 1975.")  # the decade does not hold the answer
+    assert same_form(Span(YEAR, "1971", "x"), elsewhere, stats)
+
+
 def test_no_year_distractor_the_sentence_rules_out():
     stats = CorpusStats([], latest_year=2024)
     answer = Span(YEAR, "1979", "He served from 1971 until his overthrow in 1979.")
