@@ -389,8 +389,10 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
-class Interrupted(Exception):
-    """SIGTERM (from `timeout`, a scheduler, `kill`): stop now, as Ctrl-C does."""
+class Interrupted(BaseException):
+    """SIGTERM (from `timeout`, a scheduler, `kill`): stop now, as Ctrl-C does. Not an Exception,
+    as KeyboardInterrupt and Prefect's TerminationSignal are not: code that catches every error to
+    log it and carry on (libraries do, around a server's shutdown or a log call) must not swallow it."""
 
 
 def _interrupt(signum, frame) -> None:

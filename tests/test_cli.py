@@ -1,9 +1,13 @@
 import json
+import os
 import re
+import signal
+import time
 
+import pytest
 import yaml
 
-from flows.cli import main
+from flows.cli import Interrupted, _interrupt, main
 from tests.conftest import SAMPLE_ARTICLES, write_jsonl
 
 
@@ -89,3 +93,16 @@ def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, e
 
     assert main(["--params", str(path), "questions", "preview", "--para-id", "12345"]) == 2
     assert "no paragraph with para_id 12345" in capsys.readouterr().err
+
+
+def test_a_sigterm_escapes_code_that_catches_every_error():
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with pytest.raises(Interrupted):
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(5)  # the handler raises here
+            except Exception:  # noqa: BLE001 — a library's "log it and carry on", as around a server's shutdown
+                pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
