@@ -72,7 +72,8 @@ _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
 _FIRST_BRACKET = re.compile(r"\(([^()]*)\)")
 _ANNIVERSARY = re.compile(r"\b\d+(?:st|nd|rd|th)\s+(?:anniversary|birthday|centenary)|\b(?:centenary|centennial|bicentenary|bicentennial)\b", re.I)
 _YEARS_SPANNED = re.compile(r"\b\d+[- ]years?\b", re.I)  # "spanned 75 years, from ___ to 1987": the year is arithmetic
-_DEATH_YEAR = re.compile(r"\b(?:until (?:his|her) death in|(?:[Hh]e|[Ss]he) died in) (\d{4})\b")
+_DEATH_YEAR = re.compile(r"\b(?:until (?:his|her) (?:death|suicide|assassination|execution) in"
+                         r"|(?:[Hh]e|[Ss]he) (?:died|was killed|was executed|was assassinated) in) (\d{4})\b")
 _BOUND_BEFORE = re.compile(r"\b(?:on the order of|exceed(?:s|ed|ing)?|more than|over|at least|at most|up to|greater than|less than|"
                            r"fewer than|under|below|above)\s*$", re.I)  # "depths exceeding ___": every smaller option is true too
 _APPROXIMATE_BEFORE = re.compile(r"\b(?:around|about|approximately|approx\.|roughly|circa|c\.|ca\.|some|nearly|almost|"
@@ -106,7 +107,7 @@ NAME_HEADS = frozenset("""river lake mountain mountains mount sea ocean gulf bay
 basin plateau valley county province district prefecture voivodeship oblast governorate department canton university
 college institute academy museum cathedral temple palace castle bridge dynasty empire kingdom republic party army navy
 company corporation war battle treaty award prize festival council league association society union revolution canal
-park station airport stadium sultanate caliphate khanate duchy principality emirate""".split())
+park station airport stadium sultanate caliphate khanate duchy principality emirate language""".split())
 # Kinds of people spaCy calls NORP, which must not stand in for each other ("a Hindu" among "a Bengali").
 GROUP_KINDS = {
     "religion": """hindu hinduism buddhist buddhism jewish judaism christian christianity muslim islamic islam catholic protestant
@@ -783,15 +784,35 @@ CONSIDERED = 5  # distractor candidates read in place, most tempting first
 POOL_LIMIT = 24  # same-kind candidates compared with the answer: names its own article names, neighbours' spans (nearest documents first), then related titles
 
 
+def lifespan(text: str) -> tuple[int, int] | None:
+    """The span of life or existence a text's first bracket gives, when it holds two years and a
+    dash ("Adolf Hitler (20 April 1889 – 30 April 1945) was …" -> (1889, 1945)), or None."""
+    first = _FIRST_BRACKET.search(text)
+    years = YEAR_FORM.findall(first.group(1)) if first else []
+    if len(years) == 2 and re.search(r"[–-]", first.group(1)):
+        return int(years[0]), int(years[1])
+    return None
+
+
 def bounding_years(title: str, text: str) -> set[int]:
     """Years that bound the subject: in its title ("Indian Rebellion of 1857", "Russo-Turkish War
-    (1877–1878)"), its span of life or existence, the paragraph's first bracket with two years
-    ("Adolf Hitler (20 April 1889 – 30 April 1945)"), and its death ("until his death in 1820")."""
+    (1877–1878)"), its lifespan in the text's first bracket ("Adolf Hitler (20 April 1889 – 30 April
+    1945)"), and its death ("until his death in 1820"). The generator reads the paragraph and the
+    lead of the subject's article: a later paragraph seldom repeats the lifespan."""
     bounds = {int(y) for y in YEAR_FORM.findall(title)} | {int(y) for y in _DEATH_YEAR.findall(text)}
-    first = _FIRST_BRACKET.search(text)
-    if first and len(YEAR_FORM.findall(first.group(1))) == 2 and re.search(r"[–-]", first.group(1)):
-        bounds.update(int(y) for y in YEAR_FORM.findall(first.group(1)))
-    return bounds
+    return bounds | set(lifespan(text) or ())
+
+
+LIFETIMES_APART = 30  # years between two people's lives beyond which one could not have met, taught or followed the other
+
+
+def contemporaries(answer: tuple[int, int] | None, other: tuple[int, int] | None) -> bool:
+    """Could two people with these lifespans (either unknown: yes) be told apart only by knowing
+    who did what? Not when their lives lie LIFETIMES_APART years apart or more: a reader rules out
+    Nicolas Poussin (1594–1665) among those Hokusai (1760–1849) influenced."""
+    if answer is None or other is None:
+        return True
+    return other[0] - answer[1] < LIFETIMES_APART and answer[0] - other[1] < LIFETIMES_APART
 
 
 def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats, rng: np.random.Generator,
@@ -938,18 +959,27 @@ _BORDERS = re.compile(r"\bborder(?:s|ed|ing)?\b|\bneighbou?r(?:s|ing)?\b|\badjac
                       r"|\b(?:lies|lying|located|situated) between\b", re.IGNORECASE)
 
 
-def named_containers(span: Span, stats: CorpusStats) -> set[frozenset[str]]:
-    """The places the answer's article puts it in that its sentence names too ("a country in
-    Central America", "___, Greece", "a North American league"): a reader rules out any option
-    that does not lie there, so every distractor must."""
+def named_containers(name: str, span: Span, stats: CorpusStats) -> set[frozenset[str]]:
+    """The places the name's article puts it in that the answer's sentence names ("a country in
+    Central America", "___, Greece", "a North American league"). An option must lie in just those
+    the answer lies in: a reader rules out one that does not lie there, and one that lies in a
+    place the sentence names beside the answer (Guatemala for a range "from Central America to ___")
+    is no wrong answer."""
     words = {w.lower() for w in _LETTERS.findall(span.sentence.replace(span.text, " "))}
-    return {key for key in map(_place_key, stats.where(span.text))
-            if key and all(k in words if k in _COMPASS else any(w.startswith(k) for w in words) for k in key)}
+    kind = stats.type_of(name)
+    return {key for place in stats.where(name) if (key := _place_key(place)) and stats.type_of(place) != kind  # a neighbour, not a container
+            and all(k in words if k in _COMPASS else any(w.startswith(k) for w in words) for k in key)}
 
 
-def lies_within(name: str, containers: set[frozenset[str]], stats: CorpusStats) -> bool:
-    """Does the name's article put it in each of these places (named_containers)?"""
-    return containers <= {_place_key(place) for place in stats.where(name)}
+def nested(place: str, other: str, stats: CorpusStats) -> bool:
+    """Does either place's article put it in the other ("Rome … the capital of Italy")? Then a
+    people of the one is a people of the other too: "a Roman" is no wrong answer beside "an Italian".
+    Only places of different kinds: a country's definition names its neighbours ("Bhutan … between
+    China and India"), not what holds it."""
+    if stats.type_of(place) == stats.type_of(other):
+        return False
+    return (_place_key(place) in {_place_key(p) for p in stats.where(other)}
+            or _place_key(other) in {_place_key(p) for p in stats.where(place)})
 
 
 def about_borders(sentence: str) -> bool:
@@ -988,7 +1018,7 @@ def near_on_a_map(land: str, names: list[str], place: Callable[[str], str | None
     other in their articles, or that the knowledge base's definitions place alike (`close`: placed_alike at least)
     (Canada and Mexico for the United States, Hunan and Hubei for Guangdong; not Peru, nor
     "Chinese" for a Canadian province)."""
-    placed = [(name, other) for name in names if (other := place(name))]
+    placed = [(name, other) for name in names if (other := place(name)) and not nested(land, other, stats)]
     links, home = linked(land, [other for _, other in placed]), stats.where(land)
     kept = [(name, count) for (name, other), count in zip(placed, links, strict=True)
             if count or placed_alike(home, stats.where(other)) >= close]
@@ -1006,6 +1036,8 @@ class Setting:
     home: np.ndarray | None = None
     linked: Linked = lambda answer, names: [0] * len(names)
     named_by: Related = lambda span: []  # names of the answer's kind that its own article's lead names (Spain's: Portugal, France)
+    subject_bounds: frozenset[int] = frozenset()  # bounding_years of the paragraph's article's lead
+    lifespan: Callable[[str], tuple[int, int] | None] = lambda name: None  # of a name, by its article's lead
 
 
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[[], list[Span]], finder: EntityFinder,
@@ -1017,7 +1049,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
     `neighbour_spans` is called only once a candidate needs distractors (tagging the neighbours is
     most of the generator's time, and about half the paragraphs have no such candidate)."""
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
-    paragraph, bounds = _norm(text), frozenset(bounding_years(title, text))
+    paragraph, bounds = _norm(text), frozenset(bounding_years(title, text)) | setting.subject_bounds
     pools, dropped, seen, spans_seen, nearby = [], [], set(), [], None
     for span in finder.spans(para_id, text):
         key = _norm(span.text)
@@ -1032,8 +1064,13 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             nearby = neighbour_spans()
         named = setting.named_by(span) if span.kind not in (YEAR, QUANTITY) else []
         related = setting.related(span)
+        before, _, after = span.sentence.partition(span.text)
         pool = [name for name in _same_kind(span, [*named, *nearby, *related], paragraph, finder.stats, rng, bounds)
-                if not same_name(name, title)]  # never the subject itself ("William Shockley" among his own group)
+                if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
+                and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
+        if span.kind == "person":
+            life = setting.lifespan(span.text)
+            pool = [name for name in pool if contemporaries(life, setting.lifespan(name))]
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue
@@ -1056,11 +1093,11 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         context = vectors.get(cloze)
         if context is not None and setting.home is not None:
             context = (context + setting.home) / np.linalg.norm(context + setting.home)
-        within = named_containers(span, finder.stats) if span.kind not in (YEAR, QUANTITY) else set()
-        if within:
-            pool = [name for name in pool if lies_within(name, within, finder.stats)]
+        if span.kind not in (YEAR, QUANTITY):
+            within = named_containers(span.text, span, finder.stats)
+            pool = [name for name in pool if named_containers(name, span, finder.stats) == within]
             if len(pool) < 3:
-                dropped.append((span.text, "the sentence names where the answer lies, and fewer than three distractors lie there too"))
+                dropped.append((span.text, "fewer than three distractors lie in just the places the sentence names that the answer lies in"))
                 continue
         linked, place = None, located(span, finder.stats)
         if place:

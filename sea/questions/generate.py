@@ -23,8 +23,10 @@ from sea.questions.cloze import (
     CorpusStats,
     Definitions,
     Setting,
+    bounding_years,
     cloze_drafts,
     fill_definitions,
+    lifespan,
     links_between,
     problem_before_distractors,
     sampled,
@@ -173,8 +175,11 @@ class QuestionGenerator:
     async def _offline_drafts(self, paragraph: Paragraph) -> Drafted:
         settings = self.settings
         home = np.asarray(self._doc_vectors[self._doc_row[paragraph.doc_id]])
+        lead = self._lead_of_document(paragraph.doc_id)
         setting = Setting(lambda span: self._related(span, home), self._article_vectors, home,
-                          lambda answer, names: links_between(answer, names, self._lead), self._named_by)
+                          lambda answer, names: links_between(answer, names, self._lead), self._named_by,
+                          frozenset(bounding_years(paragraph.title, lead[1])) if lead else frozenset(),
+                          lambda name: lifespan(self._lead(name) or ""))
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text,
                                      lambda: self._neighbour_spans(paragraph.doc_id), self.finder, self.encode,
                                      settings.per_paragraph, settings.variants, settings.seed, setting)
@@ -201,8 +206,9 @@ class QuestionGenerator:
     def _lead_paragraph(self, name: str) -> tuple[int, str] | None:
         """(para_id, text) of the first paragraph of the article about this name, if the knowledge base has one."""
         doc_id = self.finder.stats.document_of(name)
-        if doc_id is None:
-            return None
+        return None if doc_id is None else self._lead_of_document(doc_id)
+
+    def _lead_of_document(self, doc_id: int) -> tuple[int, str] | None:
         return remembered(self._leads, doc_id, LEADS_KEPT, lambda: self._first_paragraph(doc_id))
 
     def _first_paragraph(self, doc_id: int) -> tuple[int, str] | None:

@@ -21,8 +21,9 @@ from sea.questions.cloze import (
     article_for,
     bounding_years,
     cloze_drafts,
+    contemporaries,
     kind_problem,
-    lies_within,
+    lifespan,
     links_between,
     homeland_of,
     located,
@@ -30,6 +31,7 @@ from sea.questions.cloze import (
     names_in,
     near_on_a_map,
     neighbours_only,
+    nested,
     placed_alike,
     placed_by_the_question,
     year_cycle,
@@ -564,6 +566,7 @@ def test_year_distractors_stay_on_the_answers_side_of_the_years_that_bound_the_s
     assert bounding_years("Paris", "Paris (French pronunciation) is a city. It grew after 1850 and 1900.") == set()
     assert bounding_years("George III", "George III was King from 25 October 1760 until his death in 1820.") == {1820}
     assert bounding_years("Zhu Xi", "Zhu Xi taught at Mount Lu. He died in 1200 at his home.") == {1200}
+    assert bounding_years("Adolf Hitler", "He was dictator from 1933 until his suicide in 1945.") == {1945}
     answer = Span(YEAR, "1933", "He became chancellor in 1933.")
     pool = [Span(YEAR, y, "") for y in ("1925", "1938", "1944", "1948", "1951", "1887")]
     stats = CorpusStats([], latest_year=2024)
@@ -602,14 +605,24 @@ def test_a_place_the_sentence_names_the_answer_in_holds_every_distractor():
         (4, "Guatemala", "Guatemala is a country in Central America."),
         (5, "Uruguay", "Uruguay is a country in South America.")])
     knossos = Span("place", "Crete", "Knossos is an archaeological site in Crete, Greece.")
-    assert named_containers(knossos, stats) == {frozenset({"gree"})}  # "Greek" islands, "Greece" named
-    assert lies_within("Rhodes", named_containers(knossos, stats), stats)
-    assert not lies_within("Sardinia", named_containers(knossos, stats), stats)
-    assert named_containers(Span("place", "Guatemala", "It lives in Guatemala and Peru."), stats) == set()  # no container named
+    assert named_containers("Crete", knossos, stats) == {frozenset({"gree"})}  # "Greek" islands, "Greece" named
+    assert named_containers("Rhodes", knossos, stats) == named_containers("Crete", knossos, stats)
+    assert named_containers("Sardinia", knossos, stats) == set()  # not in Greece: ruled out
+    assert named_containers("Guatemala", Span("place", "Guatemala", "It lives in Guatemala and Peru."), stats) == set()  # none named
     central = Span("place", "Guatemala", "In Central America it lives in Guatemala.")
-    assert not lies_within("Uruguay", named_containers(central, stats), stats)
+    assert named_containers("Uruguay", central, stats) != named_containers("Guatemala", central, stats)
     # "South America" does not hold a country of Central America: compass words count whole.
-    assert named_containers(Span("place", "Guatemala", "In South America and Guatemala."), stats) == set()
+    south = Span("place", "Guatemala", "In South America and Guatemala.")
+    assert named_containers("Guatemala", south, stats) == set()
+    # The other way round: an option in a place the sentence names beside an answer outside it is no wrong answer.
+    beyond = Span("place", "Uruguay", "Its range runs from Central America to Uruguay.")
+    assert named_containers("Uruguay", beyond, stats) == set() and named_containers("Guatemala", beyond, stats)
+    # A neighbour a country's definition names is no container: Ecuador stays an option beside Peru.
+    andes = CorpusStats([], latest_year=2024, definitions=[
+        (1, "Ecuador", "Ecuador is a country in South America, between Colombia and Peru."), (2, "Peru", "Peru is a country in South America."),
+        (3, "Chile", "Chile is a country in South America.")])
+    fringe = Span("place", "Chile", "Its north lies in Peru and its fringes lie in Chile.")
+    assert named_containers("Ecuador", fringe, andes) == named_containers("Chile", fringe, andes) == set()
 
 
 LANDS = ["Canada", "China", "Austria", "Australia", "Romania", "Portugal", "Mongol Empire", "Mongolia", "India", "Indonesia"]
@@ -706,3 +719,90 @@ def test_the_article_right_before_an_answer_is_found(sentence, answer, indefinit
     assert bool(indefinite) == bool(re.search(rf"\b[Aa]n? {re.escape(answer)}", sentence))
     found = re.search(rf"\b([Aa]n?|[Tt]he) {re.escape(answer)}", sentence)
     assert article == (found.group(1) if found else None)
+
+
+PAINTERS = [(200 + i, name, f"{name} ({born}–{died}) was a {people} painter.") for i, (name, born, died, people) in enumerate((
+    ("Vincent van Gogh", 1853, 1890, "Dutch"), ("Nicolas Poussin", 1594, 1665, "French"), ("Claude Monet", 1840, 1926, "French"),
+    ("Edgar Degas", 1834, 1917, "French"), ("Mary Cassatt", 1844, 1926, "American"), ("Paul Gauguin", 1848, 1903, "French"),
+    ("Gustav Klimt", 1862, 1918, "Austrian"), ("Henri Matisse", 1869, 1954, "French"), ("Pieter Bruegel", 1525, 1569, "Flemish"),
+    ("Georges Seurat", 1859, 1891, "French"), ("Paul Signac", 1863, 1935, "French"), ("Pierre Bonnard", 1867, 1947, "French")))]
+
+
+def test_a_lifespan_bounds_the_subject_and_keeps_people_to_their_era():
+    assert lifespan("Nicolas Poussin (June 1594 – 19 November 1665) was a painter.") == (1594, 1665)
+    assert lifespan("Paris (French: [paʁi]) is a city.") is None and lifespan("He was born (in 1950) there.") is None
+    assert contemporaries((1853, 1890), (1840, 1926)) and contemporaries((1853, 1890), (1900, 1950))  # 10 years apart
+    assert not contemporaries((1853, 1890), (1594, 1665)) and not contemporaries((1594, 1665), (1853, 1890))
+    assert contemporaries((1853, 1890), None)  # unknown: no reason to refuse
+    finder = EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=PAINTERS))
+    leads = {name: lead for _, name, lead in PAINTERS}
+    painters = [finder.stats.as_span(doc_id, "person") for doc_id, _, _ in PAINTERS]
+    vectors = {name: np.array([0.6, 0.8]) for _, name, _ in PAINTERS} | {"Nicolas Poussin": np.array([0.7, 0.71]),
+                                                                         "Pieter Bruegel": np.array([0.69, 0.72])}
+    vectors["Paul Gauguin"] = np.array([1.0, 0.0])
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
+    text = "Hokusai's prints influenced Paul Gauguin in Paris."
+    options = {}
+    for known in (True, False):
+        setting = Setting(related=lambda span: painters, linked=NAME_EACH_OTHER,
+                          lifespan=lambda name: lifespan(leads.get(name, "")) if known else None)
+        [(draft, _)] = cloze_drafts(92, "Hokusai", text, list, finder, encode, n=1, variants=1, seed=0, setting=setting)[0]
+        options[known] = draft.options
+    assert "Paul Gauguin" in options[True] and not {"Nicolas Poussin", "Pieter Bruegel"} & set(options[True])
+    assert {"Nicolas Poussin", "Pieter Bruegel"} & set(options[False])  # the nearest by their vectors, but for their era
+
+
+def test_the_lead_of_the_subjects_article_bounds_its_years(finder):
+    """A later paragraph about Hitler does not repeat his dates; the lead of his article does."""
+    text = "His armies lost Paris in 1944. His party was banned in 1956."
+    made = {}
+    for bounds in (frozenset(), frozenset(bounding_years("Adolf Hitler", "Adolf Hitler (20 April 1889 – 30 April 1945) was …"))):
+        years = set()
+        for seed in range(15):
+            for draft, _ in cloze_drafts(93, "Adolf Hitler", text, lambda: [Span(YEAR, str(y), "") for y in range(1920, 1961, 3)],
+                                         finder, lambda texts: np.ones((len(texts), 2)), n=1, variants=1, seed=seed,
+                                         setting=Setting(subject_bounds=bounds))[0]:
+                years.update(int(option) for option in draft.options)
+        made[bool(bounds)] = years
+    assert made[True] and max(made[True]) < 1945
+    assert max(made[False]) > 1945  # without the bound, some options fall after his death
+
+
+def test_no_distractor_the_question_names_in_another_form():
+    names = ("Portugal", "Spain", "France", "England", "Italy", "Germany", "Poland", "Sweden", "Norway", "Greece", "Austria")
+    stats = CorpusStats([], latest_year=2024, definitions=[(i, name, f"{name} is a country in Europe.") for i, name in enumerate(names)])
+    finder = EntityFinder(stats)
+    countries = [stats.as_span(i, "place") for i in range(len(names))]
+    vectors = {name: np.array([0.6, 0.8]) for name in names} | {"Portugal": np.array([1.0, 0.0]), "Spain": np.array([0.7, 0.71])}
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
+    text = "After the Spanish, Portugal colonised the coast."
+    asked = set()
+    for seed in range(5):
+        for draft, _ in cloze_drafts(94, "Age of Discovery", text, list, finder, encode, n=1, variants=1, seed=seed,
+                                     setting=Setting(related=lambda span: countries, linked=NAME_EACH_OTHER))[0]:
+            asked.update(draft.options)
+    assert "Portugal" in asked and "Spain" not in asked  # "the Spanish" rules Spain out (or makes it right)
+    assert word_form_given("Spanish", "After the Spaniards") and not word_form_given("French", "After the Spaniards")
+
+
+def test_a_people_of_a_place_within_the_answers_land_is_no_wrong_answer():
+    stats = CorpusStats([], latest_year=2024, definitions=[
+        (1, "Italy", "Italy is a country in Southern Europe."), (2, "Rome", "Rome is the capital city of Italy."),
+        (3, "France", "France is a country in Western Europe."), (4, "Spain", "Spain is a country in Southern Europe.")])
+    painter = Span("group", "Italian", "Alberti was an Italian humanist.")
+    assert nested("Italy", "rome", stats) and not nested("Italy", "France", stats)
+    neighbours = CorpusStats([], latest_year=2024, definitions=[
+        (1, "India", "India is a country in South Asia."), (2, "Bhutan", "Bhutan is a country in South Asia, between China and India.")])
+    assert not nested("India", "Bhutan", neighbours)  # a neighbour its definition names, not a place within it
+    near, _ = near_on_a_map(stats.homeland("Italian"), ["Roman", "French", "Spanish"], located(painter, stats),
+                            lambda answer, names: [1] * len(names), stats, 1)
+    assert near == ["French", "Spanish"]
+
+
+def test_a_name_that_states_its_kind_stands_only_among_names_that_do():
+    stats = CorpusStats([], latest_year=2024, definitions=[
+        (1, "Hindi", "Hindi is an Indo-Aryan language of India."), (2, "Hindustani language", "Hindustani is an Indo-Aryan language."),
+        (3, "Bengali language", "Bengali is an Indo-Aryan language."), (4, "Urdu", "Urdu is an Indo-Aryan language.")])
+    hindi = Span("language", "Hindi", "Raj Kapoor made films in Hindi.")
+    assert same_form(Span("language", "Urdu", "x"), hindi, stats)
+    assert not same_form(Span("language", "Hindustani language", "x"), hindi, stats)  # its form stands out
