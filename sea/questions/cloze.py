@@ -128,6 +128,7 @@ _STATISTIC_WORDS = frozenset("inhabitants population residents census estimate e
 _LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
 # "in Florence, ___": the place before the comma names the one in the blank.
 _PLACE_THEN_ITS_COUNTRY = re.compile(r"\b(in|at|of|near) [A-Z][\w.'’-]+(?: [A-Z][\w.'’-]+)*,\s*$")
+_ANCIENT_BEFORE = re.compile(r"\bancient\s*$", re.I)  # "the pharaohs of ancient ___": which civilisation, not which country
 _AN_SOUND = ("hour", "honest", "honor", "honour", "heir")
 _A_SOUND = ("eu", "uni", "uk", "ug", "uru", "use", "usu", "uti", "ure", "one", "once", "ewe")
 _DANGLING = frozenset("of by and the in for to or a an with from at on".split())  # "Gulf of", "… Aksum by": cut spans
@@ -533,6 +534,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "the date of a statistic (\"886,040 inhabitants in ___\"), not a fact worth knowing"
     if span.kind == "place" and _PLACE_THEN_ITS_COUNTRY.search(before):
         return "the place before it names it (\"in Florence, ___\")"
+    if span.kind == "place" and _ANCIENT_BEFORE.search(before):
+        return "a land after \"ancient\": it asks which ancient civilisation, and a modern state offered beside it is ruled out by history"
     words = name_words(span.text)
     if words & content_words(title):
         return "the title gives the answer away"

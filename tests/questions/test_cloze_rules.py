@@ -320,6 +320,9 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     sentence = "The painting is in the Uffizi Gallery in Florence, Italy."
     assert "names it" in answer_problem(Span("place", "Italy", sentence), "The Birth of Venus")
     assert answer_problem(Span("place", "Florence", sentence), "The Birth of Venus") is None
+    pharaoh = "Tutankhamun was a pharaoh of the Eighteenth Dynasty of ancient Egypt."
+    assert "ancient civilisation" in answer_problem(Span("place", "Egypt", pharaoh), "Tutankhamun")
+    assert answer_problem(Span("place", "Egypt", "Tutankhamun's tomb lies in Egypt."), "Tutankhamun") is None
 
 
 def test_distractors_share_the_answer_form():
