@@ -1,13 +1,13 @@
 """A blind review by reading: a seeded sample of the questions a run asked, judged against their
 paragraphs on four criteria, and the counts.
 
-    python benchmarks/question_review.py draw --round N [--run default] [--seed S]
+    python benchmarks/question_review.py draw --round N [--run default] --seed S [--exclude ROUND ...]
         -> reports/question_review-N.csv (a reviewer fills the four criteria with y/n, a note for every n)
     python benchmarks/question_review.py count --round N   -> reports/question_review-N.md
 
 Each round's seed is chosen before any of its questions is read (round 1: 20261130, round 2:
 20261201, round 3: 20261202, round 4: 20261203, round 5: 20261204,
-round 6: 20261205, round 7: 20261206, round 8: 20261207, round 9: 20261208, round 10: 20261209, round 11: 20261210, round 12: 20261211, round 13: 20261212, round 14: 20261213, round 15: 20261214, round 16: 20261215, round 17: 20261216). One phrasing per base question is drawn: two phrasings of one question are one item
+round 6: 20261205, round 7: 20261206, round 8: 20261207, round 9: 20261208, round 10: 20261209, round 11: 20261210, round 12: 20261211, round 13: 20261212, round 14: 20261213, round 15: 20261214, round 16: 20261215, round 17: 20261216, round 18: 20261217). One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made. Each reader gets the text of benchmarks/question_review_instructions.md
@@ -48,9 +48,12 @@ def sheet(round_: int, suffix: str) -> Path:
     return Path(f"reports/question_review-{round_}.{suffix}")
 
 
-def draw(run_id: str, round_: int, seed: int) -> None:
+def draw(run_id: str, round_: int, seed: int, exclude: list[int]) -> None:
+    """The sample, none of it a question that the sheets of the `exclude` rounds hold (another round on the same run)."""
     run = RunDir(Path("runs") / run_id)
-    sample = asked_questions(run).sample(SAMPLE, random_state=seed)
+    asked = asked_questions(run)
+    judged = {q for other in exclude for q in pd.read_csv(sheet(other, "csv"), dtype=str)["question_id"]}
+    sample = asked[~asked["question_id"].isin(judged)].sample(SAMPLE, random_state=seed)
     paragraphs = ParagraphStore(run.params.paths.kb_dir).rows(sample["para_id"].drop_duplicates())  # two questions of one paragraph: one row
     rows = []
     for q in sample.itertuples():
@@ -97,10 +100,12 @@ def main() -> None:
     draw_command = commands.add_parser("draw")
     draw_command.add_argument("--run", default="default")
     draw_command.add_argument("--seed", type=int, required=True, help="chosen before reading any question of the round")
+    draw_command.add_argument("--exclude", type=int, nargs="*", default=[], metavar="ROUND",
+                              help="rounds drawn from the same run whose questions this one must not repeat")
     for command in (draw_command, commands.add_parser("count")):
         command.add_argument("--round", type=int, required=True)
     args = parser.parse_args()
-    draw(args.run, args.round, args.seed) if args.command == "draw" else count(args.round)
+    draw(args.run, args.round, args.seed, args.exclude) if args.command == "draw" else count(args.round)
 
 
 if __name__ == "__main__":
