@@ -78,6 +78,7 @@ _BOUND_BEFORE = re.compile(r"\b(?:on the order of|exceed(?:s|ed|ing)?|more than|
                            r"fewer than|under|below|above)\s*$", re.I)  # "depths exceeding ___": every smaller option is true too
 _APPROXIMATE_BEFORE = re.compile(r"\b(?:around|about|approximately|approx\.|roughly|circa|c\.|ca\.|some|nearly|almost|"
                                  r"an estimated)\s*$", re.I)  # "reigning from c. ___ BC": 1753 is as right as 1750
+_ALTERNATIVE_YEAR = (re.compile(r"\b\d{3,4}\s*(?:or|/)\s*$"), re.compile(r"^\s*(?:or|/)\s*\d{3,4}\b"))  # "in ___ or 1843"
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than)\s*$", re.I)  # "By ___, she was …": any later year is true too
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
@@ -528,6 +529,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a quantity after a bound (\"exceeding ___\", \"on the order of ___\"): more than one option would be true"
     if span.kind in (YEAR, QUANTITY) and _APPROXIMATE_BEFORE.search(before):
         return "an approximate figure (\"around ___\", \"c. ___\"): an option near it would be right too"
+    if span.kind == YEAR and (_ALTERNATIVE_YEAR[0].search(before) or _ALTERNATIVE_YEAR[1].search(after)):
+        return "a year given with its alternative (\"in ___ or 1843\"): the other year gives it away"
     if span.kind == YEAR and _YEAR_BOUND_BEFORE.search(before):
         return "a year after a bound (\"By ___, …\"): a later option would be true too"
     if span.kind == YEAR and _statistic_date(before, after):

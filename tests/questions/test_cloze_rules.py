@@ -281,6 +281,9 @@ def test_an_approximate_year_or_quantity_is_not_asked():
     assert "approximate" in answer_problem(Span(QUANTITY, "300 km", "The river runs for about 300 km."), "Volga")
     assert answer_problem(Span(YEAR, "1088", "Teaching began in 1088, with guilds of students."), "Bologna") is None
     assert answer_problem(Span(QUANTITY, "300 km", "The river runs for 300 km."), "Volga") is None
+    for sentence, answer in (("The supernova was seen in 1842 or 1843.", "1842"), ("It was built in 1842/1843.", "1843")):
+        assert "alternative" in answer_problem(Span(YEAR, answer, sentence), "Crab Nebula")
+    assert answer_problem(Span(YEAR, "1842", "It was seen in 1842, or so the chronicles say."), "Crab Nebula") is None
 
 
 def test_a_year_after_a_bound_or_dating_a_ranking_is_not_asked():
