@@ -40,7 +40,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -971,10 +971,16 @@ def named_containers(name: str, span: Span, stats: CorpusStats) -> set[frozenset
     the answer lies in: a reader rules out one that does not lie there, and one that lies in a
     place the sentence names beside the answer (Guatemala for a range "from Central America to ___")
     is no wrong answer."""
-    words = {w.lower() for w in _LETTERS.findall(span.sentence.replace(span.text, " "))}
+    words = _words_beside(span.sentence, span.text)
     kind = stats.type_of(name)
     return {key for place in stats.where(name) if (key := _place_key(place)) and stats.type_of(place) != kind  # a neighbour, not a container
             and all(k in words if k in _COMPASS else any(w.startswith(k) for w in words) for k in key)}
+
+
+@lru_cache(maxsize=64)  # the candidates of the paragraph at hand; the full dump has millions of sentences
+def _words_beside(sentence: str, answer: str) -> frozenset[str]:
+    """The sentence's words but the answer's, lower case: named_containers asks it once for the answer and each distractor."""
+    return frozenset(w.lower() for w in _LETTERS.findall(sentence.replace(answer, " ")))
 
 
 def nested(place: str, other: str, stats: CorpusStats) -> bool:
