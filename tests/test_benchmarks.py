@@ -3,7 +3,9 @@ publishes, so a broken report must fail here, not at the end of that hour."""
 
 from argparse import Namespace
 
-from benchmarks import discovery, headroom, questions
+import pandas as pd
+
+from benchmarks import discovery, headroom, question_review, questions
 from sea.questions.generate import invalid_record
 
 
@@ -76,3 +78,17 @@ def test_paragraphs_without_a_question_count_once_per_reason_or_as_without_candi
     assert questions.why_without_question(records, {1, 2, 3, 5}) == {
         "the title gives the answer away": 2, "near-duplicate of an earlier question with the same answer": 2,
         "the date of a statistic": 1, questions.NO_CANDIDATE: 1}
+
+
+def test_a_review_round_on_a_run_already_reviewed_draws_none_of_the_earlier_rounds_questions(finished_audit, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the tool reads runs/<id> and writes reports/question_review-N.csv where it is run
+    (tmp_path / "runs").symlink_to(finished_audit.root.parent)
+    monkeypatch.setattr(question_review, "SAMPLE", 20)
+    asked = set(question_review.asked_questions(finished_audit)["question_id"])
+    sheets = {}
+    for round_, exclude in ((1, []), (2, []), (3, [1])):
+        question_review.draw(finished_audit.root.name, round_, seed=0, exclude=exclude)
+        sheets[round_] = set(pd.read_csv(question_review.sheet(round_, "csv"), dtype=str)["question_id"])
+    assert len(asked) >= 40 and all(len(drawn) == 20 and drawn <= asked for drawn in sheets.values())
+    assert sheets[1] == sheets[2]  # the same seed on the same run draws the same questions
+    assert not sheets[3] & sheets[1]  # unless told to leave an earlier round's out
