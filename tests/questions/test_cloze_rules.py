@@ -22,6 +22,7 @@ from sea.questions.cloze import (
     bounding_years,
     cloze_drafts,
     contemporaries,
+    dates_named,
     kind_problem,
     lifespan,
     links_between,
@@ -34,6 +35,7 @@ from sea.questions.cloze import (
     nested,
     placed_alike,
     placed_by_the_question,
+    problem_before_distractors,
     year_cycle,
     same_form,
     same_name,
@@ -326,6 +328,23 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     pharaoh = "Tutankhamun was a pharaoh of the Eighteenth Dynasty of ancient Egypt."
     assert "ancient civilisation" in answer_problem(Span("place", "Egypt", pharaoh), "Tutankhamun")
     assert answer_problem(Span("place", "Egypt", "Tutankhamun's tomb lies in Egypt."), "Tutankhamun") is None
+
+
+def test_a_country_is_not_asked_in_a_sentence_dated_before_todays_states():
+    assert dates_named("He ruled from 1829 to 1837.") == [1829, 1837]
+    assert dates_named("It was founded c. 509 BC and fell in 476 AD, or AD 480; the 1920s.") == [-509, 476, 480]
+    hockey = "He won three Olympic gold medals, in 1928, 1932 and 1936, during an era where Kenya dominated field hockey."
+    assert "dated before 1992" in problem_before_distractors(Span("place", "Kenya", hockey), "Dhyan Chand", PEOPLE)
+    kingdom = "The Ghana Empire began in western Mali and ended c. 509 BC."
+    assert "dated before 1992" in problem_before_distractors(Span("place", "Mali", kingdom), "Ancient kingdom", PEOPLE)
+    coalition = "A coalition led by the Russian Empire included Romania, Egypt, and Montenegro."
+    assert "dated before" in problem_before_distractors(Span("place", "Egypt", coalition), "Russo-Turkish War (1877–1878)", PEOPLE)
+    assert "dated before" not in (problem_before_distractors(Span("place", "Egypt", coalition), "Russo-Turkish War", PEOPLE) or "")
+    today = "As of 2023, Egypt is the most populous country of the Arab world."
+    assert "dated before" not in (problem_before_distractors(Span("place", "Egypt", today), "Cairo", PEOPLE) or "")
+    lake = "The lake was mapped in Canada in 1850."  # a city, not a country: places of other kinds stay
+    cities = CorpusStats([], latest_year=2024, definitions=[(i, f"Town {i}", f"Town {i} is a city in Canada.") for i in range(12)])
+    assert "dated before" not in (problem_before_distractors(Span("place", "Town 1", lake.replace("Canada", "Town 1")), "Lake", cities) or "")
 
 
 def test_distractors_share_the_answer_form():
