@@ -591,15 +591,18 @@ _IRREGULAR_FORMS = [("france", "french"), ("spain", "spanish"), ("rome", "roman"
 _OTHER_FORMS = {a: b for pair in _IRREGULAR_FORMS for a, b in (pair, pair[::-1])}  # the place and its people's word, both ways
 _WHOLE_NAME_FORMS = [("united states", "american"), ("united kingdom", "british")]  # names whose words say nothing alone
 _OTHER_WHOLE_FORMS = {a: b for pair in _WHOLE_NAME_FORMS for a, b in (pair, pair[::-1])}
+_ABBREVIATED = {"united states": re.compile(r"(?<![\w.])(?:U\.\s?S\.(?:A\.)?|USA?)(?!\w)"),  # "the Southern U.S.", "US$"
+                "united kingdom": re.compile(r"(?<![\w.])(?:U\.\s?K\.|UK)(?!\w)")}
 
 
 def word_form_given(answer: str, text: str) -> bool:
     """Does the text name the answer in another form: "Scottish" for "Scotland", "Chilean" for
-    "Chile", "Curium" for "Curie", "Roman" for "Rome", "American" for "the United States"? (A
+    "Chile", "Curium" for "Curie", "Roman" for "Rome", "American" or "U.S." for "the United States"? (A
     name's first four letters or more, at least half of it, begin a word of the text; or the word
-    is the name's irregular form; or the whole name's.)"""
-    other = _OTHER_WHOLE_FORMS.get(without_the(answer).lower())
-    if other and re.search(rf"\b{other}s?\b", text, re.I):
+    is the name's irregular form; or the whole name's, or its abbreviation: "U.S.", "UK".)"""
+    whole = without_the(answer).lower()
+    other = _OTHER_WHOLE_FORMS.get(whole)
+    if (other and re.search(rf"\b{other}s?\b", text, re.I)) or (whole in _ABBREVIATED and _ABBREVIATED[whole].search(text)):
         return True
     words = {w.lower() for w in _LETTERS.findall(text)}
     for name in _LETTERS.findall(answer):
