@@ -71,7 +71,8 @@ READ_SPARE = 1  # candidates read beyond those still needed, in case some fail
 _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
 _FIRST_BRACKET = re.compile(r"\(([^()]*)\)")
 _ANNIVERSARY = re.compile(r"\b\d+(?:st|nd|rd|th)\s+(?:anniversary|birthday|centenary)|\b(?:centenary|centennial|bicentenary|bicentennial)\b", re.I)
-_YEARS_SPANNED = re.compile(r"\b\d+[- ]years?\b", re.I)  # "spanned 75 years, from ___ to 1987": the year is arithmetic
+_YEARS_SPANNED = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ]years?\b(?![- ]old)",
+                            re.I)  # "spanned 75 years, from ___ to 1987", "overthrown in ___ … executed two years later in 1946": arithmetic
 _DEATH_YEAR = re.compile(r"\b(?:until (?:his|her) (?:death|suicide|assassination|execution) in"
                          r"|(?:[Hh]e|[Ss]he) (?:died|was killed|was executed|was assassinated) in) (\d{4})\b")
 _BOUND_BEFORE = re.compile(r"\b(?:on the order of|exceed(?:s|ed|ing)?|more than|over|at least|at most|up to|greater than|less than|"
@@ -121,9 +122,12 @@ aboriginal middle-eastern sub-saharan""",
 whig tory federalist jacobin menshevik anarchist nationalist royalist loyalist""",
 }
 KIND_OF_GROUP = {word: kind for kind, words in GROUP_KINDS.items() for word in words.split()}
-# Groups one of which contains the other: "a British" is also right where "a Scottish" is.
+# Groups one of which contains the other: "a British" is also right where "a Scottish" is, "Muslim" where "Shia" is.
+_ISLAM = {"islamic", "muslim", "shia", "sunni", "shiite", "shi'ite", "ismaili", "sufi"}
+_CHRISTIANITY = {"christian", "catholic", "protestant", "orthodox", "anglican", "lutheran", "calvinist", "methodist", "baptist",
+                 "coptic", "evangelical", "mormon"}
 CONTAINS = {"british": {"english", "scottish", "welsh"}, "dutch": {"netherlandish", "flemish", "hollandic"},
-            "belgian": {"flemish", "walloon"}}
+            "belgian": {"flemish", "walloon"}, "muslim": _ISLAM, "islamic": _ISLAM, "christian": _CHRISTIANITY}
 # "886,040 inhabitants in ___", "as of ___", "the ___ census": the date of a statistic, not a fact worth knowing.
 _STATISTIC_WORDS = frozenset("inhabitants population residents census estimate estimated estimates million billion speakers".split())
 _LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
@@ -690,6 +694,18 @@ def country_of_the_past(span: Span, title: str, stats: CorpusStats) -> bool:
     return stats.type_of(span.text) == "country" and any(year < STATES_AS_TODAY for year in dates_named(f"{title} {span.sentence}"))
 
 
+_SENTENCE_END = (".", "!", "?", ":", ";", '"', "”", "’", "'", ")")
+
+
+def cut_from_its_paragraph(sentence: str, paragraph: str) -> str | None:
+    """Why the sentence is no sentence of the paragraph, or None: the sentence splitter cut it where
+    no sentence ends ("… part of a UNESCO | World Heritage Site since ___."), so it says nothing of what it is about."""
+    start = paragraph.find(sentence)
+    if start > 0 and not paragraph[:start].rstrip().endswith(_SENTENCE_END):
+        return "a fragment of a sentence (the sentence splitter cut it where no sentence ends)"
+    return None
+
+
 def needs_a_type(span: Span, stats: CorpusStats) -> bool:
     """A named answer the knowledge base does not define: no distractor could be shown to be of its kind."""
     return span.kind not in (YEAR, QUANTITY, "group") and stats.type_of(span.text) is None
@@ -857,13 +873,14 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
         text = without_the(candidate.text)
         key = _norm(text)
         if (key not in texts and key not in paragraph and same_form(candidate, span, stats)
-                and not same_name(text, span.text)):
+                and (span.kind in (YEAR, QUANTITY) or not same_name(text, span.text))):  # "5,000 metres" and "10,000 metres" share words, not a value
             texts[key] = text
     if span.kind not in (YEAR, QUANTITY):
         return list(texts.values())[:POOL_LIMIT]
     values = list(texts.values())
-    values += [v for v in _nearby_values(span, rng) if _norm(v) not in texts and _norm(v) not in paragraph
-               and same_form(Span(span.kind, v, ""), span, stats)]
+    if not (span.kind == QUANTITY and span.with_the):  # "the 10,000 metres" names an event: a made-up "the 11,500 metres" is none
+        values += [v for v in _nearby_values(span, rng) if _norm(v) not in texts and _norm(v) not in paragraph
+                   and same_form(Span(span.kind, v, ""), span, stats)]
     values = list(dict.fromkeys(v for v in values if v != span.text))
     if span.kind == YEAR:  # a year the paragraph's own dates make absurd ("2024" for a player who retired in 2006)
         years = [int(y) for y in YEAR_FORM.findall(paragraph)] or [int(span.text)]
@@ -1093,7 +1110,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         if key in seen:
             continue
         seen.add(key)
-        problem = problem_before_distractors(span, title, finder.stats)
+        problem = problem_before_distractors(span, title, finder.stats) or cut_from_its_paragraph(span.sentence, text)
         if problem:
             dropped.append((span.text, problem))
             continue

@@ -22,6 +22,7 @@ from sea.questions.cloze import (
     bounding_years,
     cloze_drafts,
     contemporaries,
+    cut_from_its_paragraph,
     dates_named,
     kind_problem,
     lifespan,
@@ -164,6 +165,10 @@ def test_groups_stand_in_only_for_their_own_kind():
     assert not same_form(Span("group", "European", "x"), answer, stats)  # a continent's people among nations
     assert not same_form(Span("group", "Hindu", "x"), Span("group", "Bengali", "x"), stats)  # a religion
     assert not same_form(Span("group", "British", "x"), Span("group", "Scottish", "x"), stats)  # would also be right
+    shia = Span("group", "Shia", "He is an important figure in a number of Shia Ismaili sects.")
+    assert not same_form(Span("group", "Muslim", "x"), shia, stats) and not same_form(Span("group", "Islamic", "x"), shia, stats)
+    assert not same_form(Span("group", "Islamic", "x"), Span("group", "Muslim", "x"), stats)  # one thing, two words
+    assert same_form(Span("group", "Sunni", "x"), shia, stats) and same_form(Span("group", "Hindu", "x"), Span("group", "Muslim", "x"), stats)
     assert not same_form(Span("group", "Romantic Italian", "x"), Span("group", "French", "x"), stats)  # stands out by length
     assert not same_form(Span("group", "Shi'ism", "x"), Span("group", "Sudanese", "x"), stats)  # a belief among peoples
 
@@ -218,6 +223,32 @@ def test_a_unit_conversion_is_not_a_question():
     sentence = "Her film-acting career spanned 75 years, from 1912, in silent film shorts, to 1987."
     assert "computable" in answer_problem(Span(YEAR, "1912", sentence), "Lillian Gish")
     assert answer_problem(Span(YEAR, "1912", "She worked for 75 years after 1912."), "Lillian Gish") is None  # no second year
+    sentence = "He was overthrown in 1944, before being tried for war crimes and executed two years later in 1946."
+    assert "computable" in answer_problem(Span(YEAR, "1944", sentence), "Ion Antonescu")
+    assert answer_problem(Span(YEAR, "1944", "He was overthrown in 1944 and executed later, in 1946."), "Ion Antonescu") is None
+    sentence = "He started skating at four years old and competed from 2004 to 2022."  # an age, not a span
+    assert answer_problem(Span(YEAR, "2004", sentence), "Yuzuru Hanyu") is None
+
+
+def test_a_fragment_the_sentence_splitter_cut_is_not_asked():
+    paragraph = "The palace was listed in 1970 and is part of a UNESCO World Heritage Site since 1987. It houses Big Ben."
+    assert "fragment" in cut_from_its_paragraph("World Heritage Site since 1987.", paragraph)
+    assert cut_from_its_paragraph("It houses Big Ben.", paragraph) is None
+    assert cut_from_its_paragraph("The palace was listed in 1970 and is part of a UNESCO World Heritage Site since 1987.", paragraph) is None
+    assert cut_from_its_paragraph('He said: "It is done." Then he left.', 'He said: "It is done." Then he left.') is None
+
+
+def test_a_quantity_that_names_an_event_takes_only_the_values_others_wrote():
+    stats = CorpusStats([], latest_year=2024)
+    sentence = "He won two Olympic gold medals over the 10,000 metres."
+    pool = [Span(QUANTITY, t, "") for t in ("5,000 metres", "1,500 metres", "3,000 metres")]
+    for seed in range(5):
+        event = _same_kind(Span(QUANTITY, "10,000 metres", sentence, with_the=True), pool, sentence.lower(), stats, np.random.default_rng(seed))
+        assert sorted(event) == ["1,500 metres", "3,000 metres", "5,000 metres"]  # written by the neighbours, none made up
+    fewer = _same_kind(Span(QUANTITY, "10,000 metres", sentence, with_the=True), pool[:2], sentence.lower(), stats, np.random.default_rng(0))
+    assert len(fewer) == 2  # too few: no question
+    plain = _same_kind(Span(QUANTITY, "10,000 metres", "The lake lies 10,000 metres up."), pool[:2], "", stats, np.random.default_rng(0))
+    assert len(plain) == 3 and set(plain) - {"1,500 metres", "5,000 metres"}  # a measure may take a made-up value near it
 
 
 def test_a_quantity_after_a_bound_has_more_than_one_true_option():
