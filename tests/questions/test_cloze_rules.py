@@ -745,6 +745,33 @@ def test_a_place_in_a_sentence_about_borders_takes_only_linked_names():
     assert [set(draft.options) for draft, _ in made if draft.answer == "Sudan"] == [{"Sudan", "Ethiopia", "Eritrea", "Chad"}]
 
 
+def test_a_country_takes_only_names_linked_to_it_and_a_city_any_near_on_the_map():
+    countries = ("Sudan", "Egypt", "Ethiopia", "Eritrea", "Chad", "Kenya")
+    cities = ("Khartoum", "Cairo", "Addis Ababa", "Asmara", "Nairobi", "Kampala")
+    elsewhere = ("Spain", "Poland", "Italy", "Norway", "Greece", "Madrid", "Warsaw", "Rome", "Oslo", "Athens")
+    finder = EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=[
+        *[(i, name, f"{name} is a country in Northeast Africa.") for i, name in enumerate(countries)],
+        *[(10 + i, name, f"{name} is a city in Northeast Africa.") for i, name in enumerate(cities)],
+        *[(20 + i, name, f"{name} is a {'country' if i < 5 else 'city'} in Europe.") for i, name in enumerate(elsewhere)]]))
+    text = "The Blue Nile rises in Ethiopia and meets the White Nile at Khartoum."
+    pool = [finder.stats.as_span(doc_id, "place") for doc_id in (0, 1, 3, 4, 5, 11, 13, 14, 15)]
+    encode = lambda texts: np.array([[1.0, 0.0] if t in ("Ethiopia", "Khartoum") else [0.6, 0.8] for t in texts])  # noqa: E731
+    neighbours = {"Sudan", "Eritrea"}  # linked to Ethiopia by decree; the rest only near on the map
+    linked = lambda answer, names: [2 if n in neighbours else 0 for n in names]  # noqa: E731
+
+    def drafts():
+        return cloze_drafts(9, "Nile", text, list, finder, encode, n=3, variants=1, seed=0,
+                            setting=Setting(related=lambda span: [s for s in pool if finder.stats.type_of(s.text) == finder.stats.type_of(span.text)],
+                                            linked=linked))
+    made, dropped = drafts()
+    assert ("Ethiopia", "a country, and fewer than three distractors linked to the answer by their articles") in dropped
+    [city] = [set(draft.options) - {"Khartoum"} for draft, _ in made if draft.answer == "Khartoum"]
+    assert len(city) == 3 and city <= {"Cairo", "Asmara", "Nairobi", "Kampala"}  # none linked: near on the map is enough for a city
+    neighbours.add("Kenya")
+    made, _ = drafts()
+    assert [set(draft.options) for draft, _ in made if draft.answer == "Ethiopia"] == [{"Ethiopia", "Sudan", "Eritrea", "Kenya"}]
+
+
 @pytest.mark.parametrize(("text", "name", "named"), [
     ("Niger borders Nigeria.", "Niger", True),
     ("Nigeria lies south of it.", "Niger", False),          # part of a longer word
