@@ -76,11 +76,12 @@ _YEARS_SPANNED = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight
 _DEATH_YEAR = re.compile(r"\b(?:until (?:his|her) (?:death|suicide|assassination|execution) in"
                          r"|(?:[Hh]e|[Ss]he) (?:died|was killed|was executed|was assassinated) in) (\d{4})\b")
 _BOUND_BEFORE = re.compile(r"\b(?:on the order of|exceed(?:s|ed|ing)?|more than|over|at least|at most|up to|greater than|less than|"
-                           r"fewer than|under|below|above)\s*$", re.I)  # "depths exceeding ___": every smaller option is true too
+                           r"fewer than|under|below|above)(?:\s+(?:[a-z]+\s+){0,2}of)?\s*$",
+                           re.I)  # "depths exceeding ___", "peaks exceeding elevations of ___": every smaller option is true too
 _APPROXIMATE_BEFORE = re.compile(r"\b(?:around|about|approximately|approx\.|roughly|circa|c\.|ca\.|some|nearly|almost|"
                                  r"an estimated)\s*$", re.I)  # "reigning from c. ___ BC": 1753 is as right as 1750
 _ALTERNATIVE_YEAR = (re.compile(r"\b\d{3,4}\s*(?:or|/)\s*$"), re.compile(r"^\s*(?:or|/)\s*\d{3,4}\b"))  # "in ___ or 1843"
-_YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than)\s*$", re.I)  # "By ___, she was …": any later year is true too
+_YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since)\s*$", re.I)  # "By ___, she was …", "growing since ___": any later year is true too
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
 _DECADE = re.compile(r"\b(1[0-9]{2}|20[0-9])0s\b")  # "in the 1960s"
@@ -603,12 +604,15 @@ def word_form_given(answer: str, text: str) -> bool:
     """Does the text name the answer in another form: "Scottish" for "Scotland", "Chilean" for
     "Chile", "Curium" for "Curie", "Roman" for "Rome", "American" or "U.S." for "the United States"? (A
     name's first four letters or more, at least half of it, begin a word of the text; or the word
-    is the name's irregular form; or the whole name's, or its abbreviation: "U.S.", "UK".)"""
-    whole = without_the(answer).lower()
+    is the name's irregular form; or the whole name's, or its abbreviation: "U.S.", "UK"; or a group
+    it contains: "English" for "British".)"""
+    whole = without_article(without_the(answer)).lower()
     other = _OTHER_WHOLE_FORMS.get(whole)
     if (other and re.search(rf"\b{other}s?\b", text, re.I)) or (whole in _ABBREVIATED and _ABBREVIATED[whole].search(text)):
         return True
     words = {w.lower() for w in _LETTERS.findall(text)}
+    if CONTAINS.get(whole, set()) & words:
+        return True
     for name in _LETTERS.findall(answer):
         if name[0].isupper() and len(name) >= GIVEN_PREFIX and name.lower() not in _HEAD_WORDS:
             stem = name[:max(GIVEN_PREFIX, (len(name) + 1) // 2)].lower()
@@ -680,8 +684,8 @@ _ERA_YEAR = re.compile(r"\b(\d{1,4})\s*(BCE?|CE|AD)\b|\bAD\s*(\d{1,4})\b")  # "5
 
 
 def dates_named(text: str) -> list[int]:
-    """The years a text names: four-digit years, and years with an era ("509 BC" -> -509, "420 CE" -> 420)."""
-    years = [int(y) for y in YEAR_FORM.findall(text)]
+    """The years a text names: four-digit years, decades ("the 1940s" -> 1940) and years with an era ("509 BC" -> -509, "420 CE" -> 420)."""
+    years = [int(y) for y in YEAR_FORM.findall(text)] + [int(d) * 10 for d in _DECADE.findall(text)]
     for number, era, after_ad in _ERA_YEAR.findall(text):
         years.append(-int(number) if era.startswith("BC") else int(number or after_ad))
     return years
@@ -699,9 +703,11 @@ _SENTENCE_END = (".", "!", "?", ":", ";", '"', "”", "’", "'", ")")
 
 def cut_from_its_paragraph(sentence: str, paragraph: str) -> str | None:
     """Why the sentence is no sentence of the paragraph, or None: the sentence splitter cut it where
-    no sentence ends ("… part of a UNESCO | World Heritage Site since ___."), so it says nothing of what it is about."""
+    no sentence ends ("… part of a UNESCO | World Heritage Site since ___.", "… "Hello, Dolly!" | in ___, as
+    well as …": it starts in lower case), so it says nothing of what it is about."""
     start = paragraph.find(sentence)
-    if start > 0 and not paragraph[:start].rstrip().endswith(_SENTENCE_END):
+    first = re.search(r"[^\W_]", sentence)
+    if (start > 0 and not paragraph[:start].rstrip().endswith(_SENTENCE_END)) or (first and first.group(0).islower()):
         return "a fragment of a sentence (the sentence splitter cut it where no sentence ends)"
     return None
 
@@ -839,6 +845,23 @@ def lifespan(text: str) -> tuple[int, int] | None:
     if len(years) == 2 and re.search(r"[–-]", first.group(1)):
         return int(years[0]), int(years[1])
     return None
+
+
+_SEA = re.compile(r"\bcoast(?:s|al|line|lines)?\b|\bmaritime\b|\bports?\b|\bnaval\b|\bseaboard\b|\bshores?\b"
+                  r"|\b(?:sea|seas|ocean|gulf|bay|strait)\b(?! level)|\bvoyage\b|\bsail(?:s|ed|ing)?\b", re.IGNORECASE)
+_LANDLOCKED = re.compile(r"\blandlocked\b", re.IGNORECASE)
+
+
+def about_the_sea(sentence: str) -> bool:
+    """Does the sentence put its places by the sea ("the coasts of present-day ___", "maritime borders
+    … in the Persian Gulf", "a voyage to ___")? Then a landlocked distractor is ruled out by a map."""
+    return _SEA.search(sentence) is not None
+
+
+def landlocked(lead: str | None) -> bool:
+    """Does an article's first sentence say its subject is landlocked ("Serbia … is a landlocked country")?
+    (Not a later one: South Africa's lead names landlocked Lesotho.)"""
+    return lead is not None and _LANDLOCKED.search(lead.split(". ")[0]) is not None
 
 
 def bounding_years(title: str, text: str) -> set[int]:
@@ -1091,7 +1114,7 @@ class Setting:
     linked: Linked = lambda answer, names: [0] * len(names)
     named_by: Related = lambda span: []  # names of the answer's kind that its own article's lead names (Spain's: Portugal, France)
     subject_bounds: frozenset[int] = frozenset()  # bounding_years of the paragraph's article's lead
-    lifespan: Callable[[str], tuple[int, int] | None] = lambda name: None  # of a name, by its article's lead
+    lead: Callable[[str], str | None] = lambda name: None  # the lead of a name's article: its lifespan, whether it is landlocked
 
 
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[[], list[Span]], finder: EntityFinder,
@@ -1123,8 +1146,10 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
         if span.kind == "person":
-            life = setting.lifespan(span.text)
-            pool = [name for name in pool if contemporaries(life, setting.lifespan(name))]
+            life = lifespan(setting.lead(span.text) or "")
+            pool = [name for name in pool if contemporaries(life, lifespan(setting.lead(name) or ""))]
+        if span.kind == "place" and about_the_sea(span.sentence) and not landlocked(setting.lead(span.text)):  # Hungary's sea is another's
+            pool = [name for name in pool if not landlocked(setting.lead(name))]
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue

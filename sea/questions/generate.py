@@ -26,7 +26,6 @@ from sea.questions.cloze import (
     bounding_years,
     cloze_drafts,
     fill_definitions,
-    lifespan,
     links_between,
     problem_before_distractors,
     sampled,
@@ -178,8 +177,7 @@ class QuestionGenerator:
         lead = self._lead_of_document(paragraph.doc_id)
         setting = Setting(lambda span: self._related(span, home), self._article_vectors, home,
                           lambda answer, names: links_between(answer, names, self._lead), self._named_by,
-                          frozenset(bounding_years(paragraph.title, lead[1])) if lead else frozenset(),
-                          lambda name: lifespan(self._lead(name) or ""))
+                          frozenset(bounding_years(paragraph.title, lead[1])) if lead else frozenset(), self._lead)
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text,
                                      lambda: self._neighbour_spans(paragraph.doc_id), self.finder, self.encode,
                                      settings.per_paragraph, settings.variants, settings.seed, setting)

@@ -16,6 +16,7 @@ from sea.questions.cloze import (
     _INDEFINITE,
     _with_article,
     about_borders,
+    about_the_sea,
     answer_problem,
     article_before,
     article_for,
@@ -25,6 +26,7 @@ from sea.questions.cloze import (
     cut_from_its_paragraph,
     dates_named,
     kind_problem,
+    landlocked,
     lifespan,
     links_between,
     homeland_of,
@@ -207,6 +209,8 @@ def test_another_form_of_the_answer_in_the_question_gives_it_away():
     assert word_form_given("the United States", "the second-most populous city in the Southern U.S., with") and word_form_given("United States", "a US$ bond")
     assert word_form_given("the United Kingdom", "a UK charity") and word_form_given("the United States", "the USA")
     assert not word_form_given("the United States", "told us. He used the USB port") and not word_form_given("France", "the U.S. and UK")
+    assert word_form_given("British", "Influenced by English folk-song, it broke with German style.")  # a part of the answer's group
+    assert not word_form_given("English", "a British composer")  # the whole names no one part
     span = Span("person", "Alessandro Volta", "It is named after Alessandro Volta.")
     assert "another form" in answer_problem(span, "Volt")
     assert "compound" in answer_problem(Span("group", "Iranian", "It is in the Indo-Iranian branch."), "Nepali language")
@@ -228,6 +232,12 @@ def test_a_unit_conversion_is_not_a_question():
     assert answer_problem(Span(YEAR, "1944", "He was overthrown in 1944 and executed later, in 1946."), "Ion Antonescu") is None
     sentence = "He started skating at four years old and competed from 2004 to 2022."  # an age, not a span
     assert answer_problem(Span(YEAR, "2004", sentence), "Yuzuru Hanyu") is None
+    growing = "It has been one of the fastest-growing large cities in the United States since 2010."
+    assert "later option would be true" in answer_problem(Span(YEAR, "2010", growing), "Austin, Texas")
+    assert answer_problem(Span(YEAR, "2010", "It grew fastest in 2010."), "Austin, Texas") is None
+    peaks = "More than 100 peaks exceeding elevations of 7,200 metres lie in the Himalayas."
+    assert "after a bound" in answer_problem(Span(QUANTITY, "7,200 metres", peaks), "Himalayas")
+    assert answer_problem(Span(QUANTITY, "7,200 metres", "A road at an elevation of 7,200 metres."), "Himalayas") is None
 
 
 def test_a_fragment_the_sentence_splitter_cut_is_not_asked():
@@ -236,6 +246,8 @@ def test_a_fragment_the_sentence_splitter_cut_is_not_asked():
     assert cut_from_its_paragraph("It houses Big Ben.", paragraph) is None
     assert cut_from_its_paragraph("The palace was listed in 1970 and is part of a UNESCO World Heritage Site since 1987.", paragraph) is None
     assert cut_from_its_paragraph('He said: "It is done." Then he left.', 'He said: "It is done." Then he left.') is None
+    dolly = 'He won the Grammy for "Hello, Dolly!" in 1965, as well as a Lifetime Award.'
+    assert "fragment" in cut_from_its_paragraph("in 1965, as well as a Lifetime Award.", dolly)  # cut after "!": lower case
 
 
 def test_a_quantity_that_names_an_event_takes_only_the_values_others_wrote():
@@ -366,7 +378,7 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
 
 def test_a_country_is_not_asked_in_a_sentence_dated_before_todays_states():
     assert dates_named("He ruled from 1829 to 1837.") == [1829, 1837]
-    assert dates_named("It was founded c. 509 BC and fell in 476 AD, or AD 480; the 1920s.") == [-509, 476, 480]
+    assert dates_named("It was founded c. 509 BC and fell in 476 AD, or AD 480; the 1920s.") == [1920, -509, 476, 480]
     hockey = "He won three Olympic gold medals, in 1928, 1932 and 1936, during an era where Kenya dominated field hockey."
     assert "dated before 1992" in problem_before_distractors(Span("place", "Kenya", hockey), "Dhyan Chand", PEOPLE)
     kingdom = "The Ghana Empire began in western Mali and ended c. 509 BC."
@@ -745,6 +757,31 @@ def test_a_place_in_a_sentence_about_borders_takes_only_linked_names():
     assert [set(draft.options) for draft, _ in made if draft.answer == "Sudan"] == [{"Sudan", "Ethiopia", "Eritrea", "Chad"}]
 
 
+def test_a_landlocked_place_is_no_distractor_by_the_sea():
+    assert about_the_sea("It held the coasts of present-day Montenegro and Albania.") and about_the_sea("maritime borders in the Gulf")
+    assert not about_the_sea("More than 100 peaks exceed 7,000 metres above sea level.") and not about_the_sea("It borders Hungary.")
+    assert landlocked("Serbia, officially the Republic of Serbia, is a landlocked country in Southeastern Europe. It borders Hungary.")
+    assert not landlocked("South Africa is a country. It surrounds the landlocked Lesotho.") and not landlocked(None)
+    countries = ("Montenegro", "Croatia", "Albania", "Greece", "Serbia", "Kosovo")
+    finder = EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=[
+        *[(i, name, f"{name} is a country in Southeast Europe.") for i, name in enumerate(countries)],
+        *[(10 + i, name, f"{name} is a country in Europe.") for i, name in enumerate(("Spain", "Poland", "Italy", "Norway"))]]))
+    leads = {name: f"{name} is a {'landlocked ' if name in ('Serbia', 'Kosovo') else ''}country in Southeast Europe." for name in countries}
+    pool = [finder.stats.as_span(doc_id, "place") for doc_id in range(1, 6)]
+    near = {"Montenegro": [1.0, 0.0], "Serbia": [0.8, 0.6], "Kosovo": [0.8, 0.6]}  # the landlocked ones tempt most
+    encode = lambda texts: np.array([near.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
+
+    def options(para_id, text):  # the finder keeps a paragraph's spans by its id
+        made, _ = cloze_drafts(para_id, "Venice", text, list, finder, encode, n=1, variants=1, seed=0,
+                               setting=Setting(related=lambda span: pool, linked=NAME_EACH_OTHER, lead=leads.get))
+        return [set(draft.options) for draft, _ in made]
+    by_sea, inland = options(9, "It ruled the coasts of present-day Montenegro as well as islands."), options(10, "It ruled Montenegro for a time.")
+    assert len(by_sea) == 1 and not by_sea[0] & {"Serbia", "Kosovo"}
+    assert len(inland) == 1 and {"Serbia", "Kosovo"} <= inland[0]  # inland, the nearest by their vectors stay
+    leads["Montenegro"] = "Montenegro is a landlocked country."  # were the answer landlocked, the sea would be another's
+    assert {"Serbia", "Kosovo"} <= options(11, "It bordered Montenegro, Albania and the Adriatic Sea.")[0]
+
+
 def test_a_country_takes_only_names_linked_to_it_and_a_city_any_near_on_the_map():
     countries = ("Sudan", "Egypt", "Ethiopia", "Eritrea", "Chad", "Kenya")
     cities = ("Khartoum", "Cairo", "Addis Ababa", "Asmara", "Nairobi", "Kampala")
@@ -830,8 +867,7 @@ def test_a_lifespan_bounds_the_subject_and_keeps_people_to_their_era():
     text = "Hokusai's prints influenced Paul Gauguin in Paris."
     options = {}
     for known in (True, False):
-        setting = Setting(related=lambda span: painters, linked=NAME_EACH_OTHER,
-                          lifespan=lambda name: lifespan(leads.get(name, "")) if known else None)
+        setting = Setting(related=lambda span: painters, linked=NAME_EACH_OTHER, lead=lambda name: leads.get(name) if known else None)
         [(draft, _)] = cloze_drafts(92, "Hokusai", text, list, finder, encode, n=1, variants=1, seed=0, setting=setting)[0]
         options[known] = draft.options
     assert "Paul Gauguin" in options[True] and not {"Nicolas Poussin", "Pieter Bruegel"} & set(options[True])
