@@ -71,8 +71,8 @@ READ_SPARE = 1  # candidates read beyond those still needed, in case some fail
 _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
 _FIRST_BRACKET = re.compile(r"\(([^()]*)\)")
 _ANNIVERSARY = re.compile(r"\b\d+(?:st|nd|rd|th)\s+(?:anniversary|birthday|centenary)|\b(?:centenary|centennial|bicentenary|bicentennial)\b", re.I)
-_YEARS_SPANNED = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ]years?\b(?![- ]old)",
-                            re.I)  # "spanned 75 years, from ___ to 1987", "overthrown in ___ … executed two years later in 1946": arithmetic
+_YEARS_SPANNED = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ](?:years?|seasons?)\b(?![- ]old)",
+                            re.I)  # "spanned 75 years, from ___ to 1987", "executed two years later in 1946", "20 seasons … from ___ to 1999": arithmetic
 _DEATH_YEAR = re.compile(r"\b(?:until (?:his|her) (?:death|suicide|assassination|execution) in"
                          r"|(?:[Hh]e|[Ss]he) (?:died|was killed|was executed|was assassinated) in) (\d{4})\b")
 _BOUND_BEFORE = re.compile(r"\b(?:on the order of|exceed(?:s|ed|ing)?|more than|over|at least|at most|up to|greater than|less than|"
@@ -105,6 +105,7 @@ _STOP_AT = frozenset("""made found known written grown born spoken used run held
 entirely usually typically generally chiefly predominantly originally traditionally commonly widely now""".split())
 SAME_TYPE = {"capital": "city", "megacity": "city", "comune": "city", "municipality": "city", "town": "city", "metropolis": "city",
              "nation": "country", "organisation": "organization", "deitie": "deity"}
+COMPOUND_TYPES = {"administrative region": "territory"}  # Hong Kong and Macau: no region beside Southeast Asia
 # Words a name may carry its kind in ("Guaire River", "Lake Chad", "Kingdom of Poland").
 NAME_HEADS = frozenset("""river lake mountain mountains mount sea ocean gulf bay strait channel island islands peninsula desert
 basin plateau valley county province district prefecture voivodeship oblast governorate department canton university
@@ -295,7 +296,7 @@ def _type_noun(phrase: str) -> str | None:
     word = _singular(words[-1])
     if word in NOT_A_TYPE or word.isdigit() or superlative(word):
         return None
-    return SAME_TYPE.get(word, word)
+    return COMPOUND_TYPES.get(" ".join(words[-2:]), SAME_TYPE.get(word, word))
 
 
 _NOUNS_IN_EST = frozenset("""forest priest contest interest conquest protest harvest request tempest crest quest guest chest
@@ -336,7 +337,7 @@ class Definitions:
     whether its article writes it "the …", the proper names its definition places it among), in SQLite — in memory, or a file beside the
     knowledge base (the full dump's 7.1M titles never sit in RAM)."""
 
-    LAYOUT = 4  # sea.kb.derived: bumped when the table (or how what_it_is reads a definition) changes
+    LAYOUT = 5  # sea.kb.derived: bumped when the table (or how what_it_is reads a definition) changes
 
     def __init__(self, db: sqlite3.Connection):
         self._db = db

@@ -89,6 +89,8 @@ def test_what_an_article_says_its_subject_is():
     assert what_it_is("A hammer is a tool used to drive nails.") == "tool" and what_it_is("Rice is used in cooking.") is None
     assert what_it_is("Quarks are a type of particle.") is None  # "a type of": generic, says nothing
     assert what_it_is("Vilnius is the capital of Lithuania.") == "city" and what_it_is("Zeus and Hera are deities of Greece.") == "deity"
+    assert what_it_is("Hong Kong is a special administrative region of China.") == "territory"  # not a region like Southeast Asia
+    assert what_it_is("Southeast Asia is the geographical southeastern region of Asia.") == "region"
 
 
 def test_a_title_names_its_plain_meaning_and_common_nouns_are_no_names():
@@ -230,6 +232,7 @@ def test_a_unit_conversion_is_not_a_question():
     sentence = "He was overthrown in 1944, before being tried for war crimes and executed two years later in 1946."
     assert "computable" in answer_problem(Span(YEAR, "1944", sentence), "Ion Antonescu")
     assert answer_problem(Span(YEAR, "1944", "He was overthrown in 1944 and executed later, in 1946."), "Ion Antonescu") is None
+    assert "computable" in answer_problem(Span(YEAR, "1979", "He played 20 seasons in the NHL from 1979 to 1999."), "Wayne Gretzky")
     sentence = "He started skating at four years old and competed from 2004 to 2022."  # an age, not a span
     assert answer_problem(Span(YEAR, "2004", sentence), "Yuzuru Hanyu") is None
     growing = "It has been one of the fastest-growing large cities in the United States since 2010."
