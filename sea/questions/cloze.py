@@ -81,6 +81,7 @@ _BOUND_BEFORE = re.compile(r"\b(?:on the order of|exceed(?:s|ed|ing)?|more than|
 _APPROXIMATE_BEFORE = re.compile(r"\b(?:around|about|approximately|approx\.|roughly|circa|c\.|ca\.|some|nearly|almost|"
                                  r"an estimated)\s*$", re.I)  # "reigning from c. ___ BC": 1753 is as right as 1750
 _ALTERNATIVE_YEAR = (re.compile(r"\b\d{3,4}\s*(?:or|/)\s*$"), re.compile(r"^\s*(?:or|/)\s*\d{3,4}\b"))  # "in ___ or 1843"
+_NEGATED_BEFORE = re.compile(r"\b(?:not|nor|never|neither|no longer)\b(?:[\s,]+[\w'’-]+){0,6}[\s,]*$", re.I)
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since)\s*$", re.I)  # "By ___, she was …", "growing since ___": any later year is true too
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
@@ -537,6 +538,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "an approximate figure (\"around ___\", \"c. ___\"): an option near it would be right too"
     if span.kind == YEAR and (_ALTERNATIVE_YEAR[0].search(before) or _ALTERNATIVE_YEAR[1].search(after)):
         return "a year given with its alternative (\"in ___ or 1843\"): the other year gives it away"
+    if _NEGATED_BEFORE.search(before):
+        return "a blank after a negation (\"was not a part of, nor did it belong to, ___\"): every wrong option would be true"
     if span.kind == YEAR and _YEAR_BOUND_BEFORE.search(before):
         return "a year after a bound (\"By ___, …\"): a later option would be true too"
     if span.kind == YEAR and _statistic_date(before, after):
@@ -597,19 +600,28 @@ _IRREGULAR_FORMS = [("france", "french"), ("spain", "spanish"), ("rome", "roman"
 _OTHER_FORMS = {a: b for pair in _IRREGULAR_FORMS for a, b in (pair, pair[::-1])}  # the place and its people's word, both ways
 _WHOLE_NAME_FORMS = [("united states", "american"), ("united kingdom", "british")]  # names whose words say nothing alone
 _OTHER_WHOLE_FORMS = {a: b for pair in _WHOLE_NAME_FORMS for a, b in (pair, pair[::-1])}
-_ABBREVIATED = {"united states": re.compile(r"(?<![\w.])(?:U\.\s?S\.(?:A\.)?|USA?)(?!\w)"),  # "the Southern U.S.", "US$"
-                "united kingdom": re.compile(r"(?<![\w.])(?:U\.\s?K\.|UK)(?!\w)")}
+_MORE_INITIALS = {"united states": "A"}  # "USA": a letter the name's own initials do not give
+
+
+def initials(name: str) -> re.Pattern | None:
+    """The name's initials as an abbreviation may write them ("the Democratic Republic of the Congo" ->
+    "DRC", "D.R.C."; "the United States" -> "US", "U.S.", "USA"), or None for a name of one capitalised word."""
+    letters = [word[0] for word in without_the(name).split() if word[:1].isupper()]
+    if len(letters) < 2:
+        return None
+    extra = _MORE_INITIALS.get(without_the(name).lower())
+    return re.compile(r"(?<![\w.])" + r"\.?\s?".join(letters) + r"\.?" + (rf"(?:{extra}\.?)?" if extra else "") + r"(?!\w)")
 
 
 def word_form_given(answer: str, text: str) -> bool:
     """Does the text name the answer in another form: "Scottish" for "Scotland", "Chilean" for
     "Chile", "Curium" for "Curie", "Roman" for "Rome", "American" or "U.S." for "the United States"? (A
     name's first four letters or more, at least half of it, begin a word of the text; or the word
-    is the name's irregular form; or the whole name's, or its abbreviation: "U.S.", "UK"; or a group
+    is the name's irregular form; or the whole name's, or its initials: "U.S.", "the DRC"; or a group
     it contains: "English" for "British".)"""
     whole = without_article(without_the(answer)).lower()
-    other = _OTHER_WHOLE_FORMS.get(whole)
-    if (other and re.search(rf"\b{other}s?\b", text, re.I)) or (whole in _ABBREVIATED and _ABBREVIATED[whole].search(text)):
+    other, abbreviation = _OTHER_WHOLE_FORMS.get(whole), initials(without_article(answer))
+    if (other and re.search(rf"\b{other}s?\b", text, re.I)) or (abbreviation and abbreviation.search(text)):
         return True
     words = {w.lower() for w in _LETTERS.findall(text)}
     if CONTAINS.get(whole, set()) & words:
@@ -640,7 +652,7 @@ def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
     if candidate.kind != answer.kind or _BROKEN.search(candidate.text):
         return False
     if answer.kind == YEAR:
-        return _plausible_year(int(candidate.text), answer, stats)
+        return _plausible_year(int(candidate.text), answer, stats) and round_alike(int(candidate.text), int(answer.text))
     if answer.kind == QUANTITY:
         return QUANTITY_FORM.match(candidate.text).group(2) == QUANTITY_FORM.match(answer.text).group(2)  # the same unit
     if cut_off(candidate.text):
@@ -798,6 +810,16 @@ def _plausible_year(year: int, answer: Span, stats: CorpusStats) -> bool:
     if decades and not decades[0] <= year < decades[0] + 10:
         return False
     return on_the_answers_side(year, gold, _other_years(answer))
+
+
+ROUND_YEAR = 50  # "between 1250 and 1500": a round year among exact ones (1249, 1266) stands out as an estimate
+ESTIMATED_BEFORE = 1500  # a round year before it is mostly an estimate; after it, mostly exact ("gamma rays, discovered in 1900")
+
+
+def round_alike(year: int, answer: int) -> bool:
+    """Does the year not stand out by its roundness: beside a round answer of an era of estimates (a
+    multiple of ROUND_YEAR before ESTIMATED_BEFORE), a multiple of ten?"""
+    return answer % ROUND_YEAR != 0 or answer >= ESTIMATED_BEFORE or year % 10 == 0
 
 
 def _other_years(answer: Span) -> set[int]:

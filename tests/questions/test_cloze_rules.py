@@ -212,6 +212,8 @@ def test_another_form_of_the_answer_in_the_question_gives_it_away():
     assert word_form_given("the United Kingdom", "a UK charity") and word_form_given("the United States", "the USA")
     assert not word_form_given("the United States", "told us. He used the USB port") and not word_form_given("France", "the U.S. and UK")
     assert word_form_given("British", "Influenced by English folk-song, it broke with German style.")  # a part of the answer's group
+    assert word_form_given("the Democratic Republic of the Congo", "with Tanzania (46%) and the DRC (40%) holding most of it")
+    assert word_form_given("the United Arab Emirates", "the U.A.E. and Oman") and not word_form_given("the Congo", "the DRC")
     assert not word_form_given("English", "a British composer")  # the whole names no one part
     span = Span("person", "Alessandro Volta", "It is named after Alessandro Volta.")
     assert "another form" in answer_problem(span, "Volt")
@@ -235,6 +237,9 @@ def test_a_unit_conversion_is_not_a_question():
     assert "computable" in answer_problem(Span(YEAR, "1979", "He played 20 seasons in the NHL from 1979 to 1999."), "Wayne Gretzky")
     sentence = "He started skating at four years old and competed from 2004 to 2022."  # an age, not a span
     assert answer_problem(Span(YEAR, "2004", sentence), "Yuzuru Hanyu") is None
+    negated = "The Congo Free State was not a part of, nor did it belong to, Belgium."
+    assert "negation" in answer_problem(Span("place", "Belgium", negated), "Congo Free State")
+    assert answer_problem(Span("place", "Belgium", "The Congo Free State belonged to Belgium."), "Congo Free State") is None
     growing = "It has been one of the fastest-growing large cities in the United States since 2010."
     assert "later option would be true" in answer_problem(Span(YEAR, "2010", growing), "Austin, Texas")
     assert answer_problem(Span(YEAR, "2010", "It grew fastest in 2010."), "Austin, Texas") is None
@@ -286,6 +291,17 @@ def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
     assert not same_form(Span(YEAR, "1890", "x"), answer, stats)  # more than a century away
     made_up = [y for y in _nearby_values(Span(YEAR, "2023", "x"), np.random.default_rng(0)) if same_form(Span(YEAR, y, ""), answer, stats)]
     assert made_up and all(int(year) <= 2024 for year in made_up)
+
+
+def test_beside_a_round_year_no_exact_one_stands_out():
+    stats = CorpusStats([], latest_year=2024)
+    moai = Span(YEAR, "1250", "The statues were carved between the years 1250 and 1500.")
+    assert not same_form(Span(YEAR, "1249", "x"), moai, stats) and same_form(Span(YEAR, "1260", "x"), moai, stats)
+    assert same_form(Span(YEAR, "1249", "x"), Span(YEAR, "1253", "It was built in 1253."), stats)  # an exact answer takes any year
+    assert same_form(Span(YEAR, "1903", "x"), Span(YEAR, "1900", "Gamma rays were discovered in 1900."), stats)  # exact, not an estimate
+    for seed in range(5):
+        years = _same_kind(moai, [], "between the years 1250 and 1500.", stats, np.random.default_rng(seed))
+        assert all(int(year) % 10 == 0 for year in years)
 
 
 def test_year_distractors_stay_within_the_paragraph_dates_and_quantities_are_never_half_or_double():
