@@ -603,6 +603,7 @@ _OTHER_WHOLE_FORMS = {a: b for pair in _WHOLE_NAME_FORMS for a, b in (pair, pair
 _MORE_INITIALS = {"united states": "A"}  # "USA": a letter the name's own initials do not give
 
 
+@lru_cache(maxsize=4096)  # one pattern per name: the names of a run would overflow re's own cache of 512
 def initials(name: str) -> re.Pattern | None:
     """The name's initials as an abbreviation may write them ("the Democratic Republic of the Congo" ->
     "DRC", "D.R.C."; "the United States" -> "US", "U.S.", "USA"), or None for a name of one capitalised word."""
@@ -680,8 +681,8 @@ def stem_kind(span: Span, stats: CorpusStats) -> str | None:
     return None if span.kind == "group" else stats.type_of(span.text)
 
 
-def problem_before_distractors(span: Span, title: str, stats: CorpusStats) -> str | None:
-    """Why the span is no answer, as far as that can be told before any distractor is sought, or None."""
+def problem_before_distractors(span: Span, title: str, stats: CorpusStats, paragraph: str) -> str | None:
+    """Why the span of the paragraph is no answer, as far as that can be told before any distractor is sought, or None."""
     if problem := answer_problem(span, title):
         return problem
     if needs_a_type(span, stats):
@@ -689,7 +690,7 @@ def problem_before_distractors(span: Span, title: str, stats: CorpusStats) -> st
     if country_of_the_past(span, title, stats):
         return (f"a country in a sentence dated before {STATES_AS_TODAY}: its distractors would be today's countries, "
                 "some of which did not exist then")
-    return kind_problem(span, stats) or placed_by_the_question(span, title, stats)
+    return kind_problem(span, stats) or placed_by_the_question(span, title, stats) or cut_from_its_paragraph(span.sentence, paragraph)
 
 
 STATES_AS_TODAY = 1992  # the knowledge base's definitions describe today's countries, whose set settled when the Soviet Union and Yugoslavia broke up
@@ -1156,7 +1157,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         if key in seen:
             continue
         seen.add(key)
-        problem = problem_before_distractors(span, title, finder.stats) or cut_from_its_paragraph(span.sentence, text)
+        problem = problem_before_distractors(span, title, finder.stats, text)
         if problem:
             dropped.append((span.text, problem))
             continue

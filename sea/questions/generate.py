@@ -234,7 +234,7 @@ class QuestionGenerator:
 
     def _needs_distractors(self, paragraph: Paragraph) -> bool:
         """Whether a span of the paragraph passes every check made before distractors are sought."""
-        return any(problem_before_distractors(span, paragraph.title, self.finder.stats) is None
+        return any(problem_before_distractors(span, paragraph.title, self.finder.stats, paragraph.text) is None
                    for span in self.finder.spans(paragraph.para_id, paragraph.text))
 
     def _neighbour_spans(self, doc_id: int) -> list[Span]:

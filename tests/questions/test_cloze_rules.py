@@ -256,6 +256,8 @@ def test_a_fragment_the_sentence_splitter_cut_is_not_asked():
     assert cut_from_its_paragraph('He said: "It is done." Then he left.', 'He said: "It is done." Then he left.') is None
     dolly = 'He won the Grammy for "Hello, Dolly!" in 1965, as well as a Lifetime Award.'
     assert "fragment" in cut_from_its_paragraph("in 1965, as well as a Lifetime Award.", dolly)  # cut after "!": lower case
+    fragment = Span(YEAR, "1965", "in 1965, as well as a Lifetime Award.")  # the check made before neighbours are tagged sees it too
+    assert "fragment" in problem_before_distractors(fragment, "Louis Armstrong", CorpusStats([], latest_year=2024), dolly)
 
 
 def test_a_quantity_that_names_an_event_takes_only_the_values_others_wrote():
@@ -399,17 +401,17 @@ def test_a_country_is_not_asked_in_a_sentence_dated_before_todays_states():
     assert dates_named("He ruled from 1829 to 1837.") == [1829, 1837]
     assert dates_named("It was founded c. 509 BC and fell in 476 AD, or AD 480; the 1920s.") == [1920, -509, 476, 480]
     hockey = "He won three Olympic gold medals, in 1928, 1932 and 1936, during an era where Kenya dominated field hockey."
-    assert "dated before 1992" in problem_before_distractors(Span("place", "Kenya", hockey), "Dhyan Chand", PEOPLE)
+    assert "dated before 1992" in problem_before_distractors(Span("place", "Kenya", hockey), "Dhyan Chand", PEOPLE, hockey)
     kingdom = "The Ghana Empire began in western Mali and ended c. 509 BC."
-    assert "dated before 1992" in problem_before_distractors(Span("place", "Mali", kingdom), "Ancient kingdom", PEOPLE)
+    assert "dated before 1992" in problem_before_distractors(Span("place", "Mali", kingdom), "Ancient kingdom", PEOPLE, kingdom)
     coalition = "A coalition led by the Russian Empire included Romania, Egypt, and Montenegro."
-    assert "dated before" in problem_before_distractors(Span("place", "Egypt", coalition), "Russo-Turkish War (1877–1878)", PEOPLE)
-    assert "dated before" not in (problem_before_distractors(Span("place", "Egypt", coalition), "Russo-Turkish War", PEOPLE) or "")
+    assert "dated before" in problem_before_distractors(Span("place", "Egypt", coalition), "Russo-Turkish War (1877–1878)", PEOPLE, coalition)
+    assert "dated before" not in (problem_before_distractors(Span("place", "Egypt", coalition), "Russo-Turkish War", PEOPLE, coalition) or "")
     today = "As of 2023, Egypt is the most populous country of the Arab world."
-    assert "dated before" not in (problem_before_distractors(Span("place", "Egypt", today), "Cairo", PEOPLE) or "")
+    assert "dated before" not in (problem_before_distractors(Span("place", "Egypt", today), "Cairo", PEOPLE, today) or "")
     lake = "The lake was mapped in Canada in 1850."  # a city, not a country: places of other kinds stay
     cities = CorpusStats([], latest_year=2024, definitions=[(i, f"Town {i}", f"Town {i} is a city in Canada.") for i in range(12)])
-    assert "dated before" not in (problem_before_distractors(Span("place", "Town 1", lake.replace("Canada", "Town 1")), "Lake", cities) or "")
+    assert "dated before" not in (problem_before_distractors(Span("place", "Town 1", lake.replace("Canada", "Town 1")), "Lake", cities, lake) or "")
 
 
 def test_distractors_share_the_answer_form():
