@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import faiss
@@ -151,7 +152,8 @@ class DocumentIndex:
         batch = faiss.IDSelectorBatch(excluded) if len(excluded) else None
         selector = faiss.IDSelectorNot(batch) if batch is not None else None
         wide = max(k, self.settings.rerank) if self.exact else k
-        scores, ids = self.index.search(queries, wide, params=self._search_parameters(selector))
+        with one_thread(len(queries)):
+            scores, ids = self.index.search(queries, wide, params=self._search_parameters(selector))
         return self._rerank(queries, scores, ids, k) if self.exact else (scores, ids)
 
     def _rerank(self, queries: np.ndarray, scores: np.ndarray, ids: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -163,6 +165,23 @@ class DocumentIndex:
             top = np.argsort(-exact, kind="stable")[:k]
             best_scores[row, :len(top)], best_ids[row, :len(top)] = exact[top], found[top]
         return best_scores, best_ids
+
+
+@contextmanager
+def one_thread(queries: int) -> Iterator[None]:
+    """FAISS's threads for a single query, on this thread only (OpenMP keeps the count per thread):
+    they save nothing on an exact search of a small index and, busy-waiting, take a core from the
+    rest of the process (the question generator's one neighbour search a paragraph ran at a fifth
+    of its speed beside another busy process)."""
+    if queries > 1:
+        yield
+        return
+    threads = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)
+    try:
+        yield
+    finally:
+        faiss.omp_set_num_threads(threads)
 
 
 def load_index(params: Params) -> DocumentIndex:

@@ -1,12 +1,13 @@
 import json
 
+import faiss
 import numpy as np
 import pandas as pd
 import pytest
 
 from sea.embeddings import titled_text
 from sea.errors import ParamsError
-from sea.index import INDEX_SIDECAR, DocumentIndex
+from sea.index import INDEX_SIDECAR, DocumentIndex, one_thread
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.settings import IndexSettings
 
@@ -45,6 +46,29 @@ def test_excluding_everything_returns_no_ids(vital_sample):
     index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
     _, ids = index.search(vectors[:3], 10, exclude=doc_ids.tolist())
     assert (ids == -1).all()
+
+
+def test_a_single_query_searches_on_one_thread_and_finds_what_a_batch_finds(vital_sample):
+    vectors, doc_ids = _vectors(vital_sample)
+    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
+    before = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(2)
+    try:
+        with one_thread(1):
+            assert faiss.omp_get_max_threads() == 1
+        with one_thread(5):
+            assert faiss.omp_get_max_threads() == 2
+        with pytest.raises(RuntimeError), one_thread(1):
+            raise RuntimeError
+        assert faiss.omp_get_max_threads() == 2  # restored, even after an error
+        batch_scores, batch_ids = index.search(vectors[:5], 10, exclude=doc_ids[:5].tolist())
+        for row in range(5):
+            scores, ids = index.search(vectors[row], 10, exclude=doc_ids[:5].tolist())
+            assert ids[0].tolist() == batch_ids[row].tolist()
+            assert np.allclose(scores[0], batch_scores[row])
+        assert faiss.omp_get_max_threads() == 2
+    finally:
+        faiss.omp_set_num_threads(before)
 
 
 def test_factory_that_does_not_fit_the_data_is_explained(vital_sample):

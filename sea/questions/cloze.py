@@ -328,6 +328,7 @@ def sampled(count: int, seed: int) -> np.ndarray | None:
     return np.sort(np.random.default_rng(seed).choice(count, STATS_SAMPLE, replace=False))
 
 
+@lru_cache(maxsize=65536)  # every candidate of every pool is looked up by it, most of them many times
 def title_key(title: str) -> str:
     """How a title is looked up from a span: "The Nile (river)" -> "nile"."""
     return _norm(without_the(title.split(" (")[0]))
@@ -916,12 +917,19 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
     values first (the neighbours' own, then made-up ones near the answer); years on the answer's
     side of each of the subject's `bounds` (bounding_years)."""
     texts: dict[str, str] = {}
+    refused: set[tuple[str, str]] = set()  # a name the neighbours write a hundred times is judged once
     for candidate in pool:
+        if (candidate.kind, candidate.text) in refused:
+            continue
         text = without_the(candidate.text)
         key = _norm(text)
-        if (key not in texts and key not in paragraph and same_form(candidate, span, stats)
+        if key in texts:
+            continue
+        if (key not in paragraph and same_form(candidate, span, stats)
                 and (span.kind in (YEAR, QUANTITY) or not same_name(text, span.text))):  # "5,000 metres" and "10,000 metres" share words, not a value
             texts[key] = text
+        else:
+            refused.add((candidate.kind, candidate.text))
     if span.kind not in (YEAR, QUANTITY):
         return list(texts.values())[:POOL_LIMIT]
     values = list(texts.values())
