@@ -332,6 +332,7 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
                                  "params": load_params().model_dump(mode="json")["search"]},
         "seconds": round(seconds),
         "groups": groups,
+        "switch_effects": switch_effects(frame),
         "failure_prior": prior_summary(rows),
         "runs": [{k: v for k, v in r.items() if k != "curve"} for r in rows],
         "curves": [{"setting": r["setting"], "profile": r["profile"], "seed": r["seed"], "arm": r["arm"], "budget": r["budget"],
@@ -339,16 +340,62 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
     }
 
 
+def switch_effects(frame: pd.DataFrame) -> list[dict]:
+    """Each ablation against plain `sea_plus` on the same seeds (paired): per setting, budget and
+    profile, the difference in x random and its 95% interval over seeds, and whether its mean is above
+    zero on every profile, the rule fixed before any result for a change to count."""
+    ratios = frame.set_index(["setting", "budget", "profile", "seed", "arm"])["error_rate_vs_random"]
+    effects = []
+    for (setting, budget), runs in frame[frame["arm"].isin(ABLATIONS)].groupby(["setting", "budget"], sort=False):
+        for ablation in dict.fromkeys(runs["arm"]):
+            by_profile = {}
+            for profile, group in runs[runs["arm"] == ablation].groupby("profile", sort=False):
+                pairs = [(r.error_rate_vs_random, ratios.get((setting, budget, profile, r.seed, "sea_plus"))) for r in group.itertuples()]
+                by_profile[profile] = interval([mine - plain for mine, plain in pairs if plain is not None and not np.isnan(plain)])
+            means = [cell["mean"] for cell in by_profile.values()]
+            effects.append({"setting": setting, "budget": budget, "ablation": ablation, "vs_sea_plus": by_profile,
+                            "helps_on_every_profile": bool(means) and None not in means and min(means) > 0})
+    return effects
+
+
+def switch_markdown(effects: list[dict]) -> list[str]:
+    if not effects:
+        return []
+    lines = ["## Each switch against plain sea_plus, seed by seed", "",
+             "The difference in error rate × random from `sea_plus` without the switch, on the same seeds: mean and 95% "
+             "interval. A change counts only if it helps on every profile (fixed before any result).", ""]
+    for (setting, budget), group in pd.DataFrame(effects).groupby(["setting", "budget"], sort=False):
+        profiles = [p for p in PROFILES if any(p in cells for cells in group["vs_sea_plus"])]
+        lines += [f"| {setting}, {budget} questions | " + " | ".join(profiles) + " | helps on every profile |",
+                  "|" + " --- |" * (len(profiles) + 2)]
+        for effect in group.itertuples():
+            cells = [_signed(effect.vs_sea_plus.get(p)) for p in profiles]
+            lines.append(f"| {effect.ablation} | " + " | ".join(cells) + f" | {'yes' if effect.helps_on_every_profile else 'no'} |")
+        lines.append("")
+    return lines
+
+
+def _signed(cell: dict | None) -> str:
+    if not cell or cell.get("mean") is None:
+        return "-"
+    if cell.get("low") is None:
+        return f"{cell['mean']:+.2f}"
+    return f"{cell['mean']:+.2f} [{cell['low']:+.2f}, {cell['high']:+.2f}]"
+
+
 def prior_summary(rows: list[dict]) -> list[dict]:
     """The failure prior's held-out accuracy and AUC per profile and block of steps, mean over
-    seeds (the runs with the prior alone, in the 5-question setting, where the prior was first measured)."""
-    scored = [{"profile": r["profile"], **block} for r in rows
-              if r.get("prior_by_block") and r["arm"] == "sea_plus + failure prior" and r["setting"] == "5 questions"
+    seeds: the runs with the prior alone, in the first question setting that has them (5 questions
+    in a full run, where the prior was first measured)."""
+    setting = next((s for s in SETTINGS if any(r["setting"] == s and r.get("prior_by_block") for r in rows)), None)
+    scored = [{"profile": r["profile"], "budget": r["budget"], **block} for r in rows
+              if r.get("prior_by_block") and r["arm"] == "sea_plus + failure prior" and r["setting"] == setting
               for block in r["prior_by_block"] if block["paragraphs"]]
     if not scored:
         return []
     frame = pd.DataFrame(scored)
-    return [{"profile": profile, "first_step": int(first), "seeds": len(group), "paragraphs": float(group["paragraphs"].mean()),
+    return [{"setting": setting, "budget": int(frame["budget"].max()), "profile": profile, "first_step": int(first), "seeds": len(group),
+             "paragraphs": float(group["paragraphs"].mean()),
              "accuracy": interval(group["accuracy"].tolist()), "auc": interval(group["auc"].dropna().tolist())}
             for (profile, first), group in frame.groupby(["profile", "first_step"], sort=True)]
 
@@ -359,7 +406,7 @@ def prior_markdown(summary: list[dict]) -> list[str]:
     profiles = list(dict.fromkeys(s["profile"] for s in summary))
     cells = {(s["profile"], s["first_step"]): s for s in summary}
     lines = ["## The learned failure prior, held out", "",
-             f"`sea_plus + failure prior`, {max(BUDGETS)} questions: at each step the classifier, trained on the paragraphs "
+             f"`sea_plus + failure prior`, {summary[0]['setting']}, {summary[0]['budget']} questions: at each step the classifier, trained on the paragraphs "
              f"evaluated before it, predicted the paragraphs it helped draw; scored once they were asked, pooled over "
              f"{PRIOR_BLOCK} steps (accuracy at probability 0.5 / ROC AUC, mean over seeds; '-': nothing predicted, or one "
              f"class only). The paper's BERT classifiers reached {PAPER_PRIOR_ACCURACY} accuracy.", "",
@@ -393,7 +440,8 @@ def markdown(report: dict) -> str:
                      f"{_fmt(g.get('dollars_per_error'), 5)} |")
     lines += ["", f"Rows for {REAL_MODEL} come from `python benchmarks/discovery.py --real-model` (part of `make bench`): "
               "a real model has no planted ground truth, so only error rates and sources are shown.", "",
-              "![cumulative error per arm](discovery.png)", "", *prior_markdown(report.get("failure_prior", []))]
+              "![cumulative error per arm](discovery.png)", "", *switch_markdown(report.get("switch_effects", [])),
+              *prior_markdown(report.get("failure_prior", []))]
     return "\n".join(lines) + "\n"
 
 

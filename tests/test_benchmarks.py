@@ -42,6 +42,24 @@ def test_the_failure_prior_is_reported_per_profile_and_block_of_steps():
     assert "| steps | paper-regime |" in text and "| 5-9 | 0.65 / 0.75 |" in text and discovery.PAPER_PRIOR_ACCURACY in text
 
 
+def test_each_switch_is_judged_against_plain_sea_plus_on_the_same_seeds():
+    rates = {("random", "paper-regime"): (0.2, 0.2), ("sea_plus", "paper-regime"): (0.3, 0.4),
+             ("sea_plus + bandit", "paper-regime"): (0.32, 0.44), ("random", "scattered"): (0.1, 0.1),
+             ("sea_plus", "scattered"): (0.2, 0.2), ("sea_plus + bandit", "scattered"): (0.19, 0.2),
+             ("sea_plus + failure prior", "paper-regime"): (0.34, 0.42), ("sea_plus + failure prior", "scattered"): (0.21, 0.22)}
+    rows = [_row(arm, seed, pair[seed]) | {"profile": profile} for (arm, profile), pair in rates.items() for seed in (0, 1)]
+    report = discovery.summarise(rows, Namespace(seeds=2, skip_paper=True, rows=None, settings=None), 1.0)
+    effects = {e["ablation"]: e for e in report["switch_effects"]}
+    bandit = effects["sea_plus + bandit"]["vs_sea_plus"]
+    assert abs(bandit["paper-regime"]["mean"] - 0.15) < 1e-9  # seed 0: 1.6 - 1.5, seed 1: 2.2 - 2.0
+    assert abs(bandit["scattered"]["mean"] + 0.05) < 1e-9  # seed 0: 1.9 - 2.0, seed 1: even
+    assert not effects["sea_plus + bandit"]["helps_on_every_profile"]  # better on one profile is not enough
+    assert effects["sea_plus + failure prior"]["helps_on_every_profile"]
+    text = discovery.markdown(report)
+    assert "| 5 questions, 5000 questions | paper-regime | scattered | helps on every profile |" in text
+    assert "| sea_plus + bandit | +0.15 [" in text and "| no |" in text and "| yes |" in text
+
+
 def test_a_second_question_setting_has_its_own_rows_budgets_and_figure():
     rows = [_row(arm, 0, rate) | {"setting": "10 questions", "budget": 1000, "curve": [(100, rate), (1000, rate)]}
             for arm, rate in (("random", 0.2), ("sea", 0.3))]
