@@ -347,14 +347,16 @@ def switch_effects(frame: pd.DataFrame) -> list[dict]:
     ratios = frame.set_index(["setting", "budget", "profile", "seed", "arm"])["error_rate_vs_random"]
     effects = []
     for (setting, budget), runs in frame[frame["arm"].isin(ABLATIONS)].groupby(["setting", "budget"], sort=False):
+        plain_profiles = set(frame[(frame["setting"] == setting) & (frame["budget"] == budget) & (frame["arm"] == "sea_plus")]["profile"])
         for ablation in dict.fromkeys(runs["arm"]):
             by_profile = {}
             for profile, group in runs[runs["arm"] == ablation].groupby("profile", sort=False):
                 pairs = [(r.error_rate_vs_random, ratios.get((setting, budget, profile, r.seed, "sea_plus"))) for r in group.itertuples()]
-                by_profile[profile] = interval([mine - plain for mine, plain in pairs if plain is not None and not np.isnan(plain)])
+                by_profile[profile] = interval([d for mine, plain in pairs if plain is not None and np.isfinite(d := mine - plain)])
             means = [cell["mean"] for cell in by_profile.values()]
             effects.append({"setting": setting, "budget": budget, "ablation": ablation, "vs_sea_plus": by_profile,
-                            "helps_on_every_profile": bool(means) and None not in means and min(means) > 0})
+                            "helps_on_every_profile": (set(by_profile) == plain_profiles != set()
+                                                       and all(m is not None and m > 0 for m in means))})
     return effects
 
 
@@ -387,7 +389,8 @@ def prior_summary(rows: list[dict]) -> list[dict]:
     """The failure prior's held-out accuracy and AUC per profile and block of steps, mean over
     seeds: the runs with the prior alone, in the first question setting that has them (5 questions
     in a full run, where the prior was first measured)."""
-    setting = next((s for s in SETTINGS if any(r["setting"] == s and r.get("prior_by_block") for r in rows)), None)
+    setting = next((s for s in SETTINGS if any(r["setting"] == s and r["arm"] == "sea_plus + failure prior" and r.get("prior_by_block")
+                                               for r in rows)), None)
     scored = [{"profile": r["profile"], "budget": r["budget"], **block} for r in rows
               if r.get("prior_by_block") and r["arm"] == "sea_plus + failure prior" and r["setting"] == setting
               for block in r["prior_by_block"] if block["paragraphs"]]

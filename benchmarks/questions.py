@@ -23,7 +23,7 @@ from benchmarks.report import write_report  # noqa: E402
 from sea.embeddings import Embedder, embedding_cache_path  # noqa: E402
 from sea.llm.cache import ResponseCache  # noqa: E402
 from sea.llm.registry import build_models  # noqa: E402
-from sea.questions.cloze import CorpusStats, Definitions  # noqa: E402
+from sea.questions.cloze import CorpusStats, Definitions, forget_memos  # noqa: E402
 from sea.questions.entities import forget_tagged  # noqa: E402
 from sea.questions.generate import QuestionGenerator, definitions  # noqa: E402
 from sea.questions.grading import answer_record  # noqa: E402
@@ -188,11 +188,12 @@ def with_cache_dir(params, cache_dir: Path):
 
 def bench_warm(params, sample: list[int], kept: list) -> dict:
     """The same paragraphs again as a new process would see them: tagged entities and vectors read
-    from the caches the cold pass filled, nothing in memory. Timed WARM_PASSES times, the median
+    from the caches the cold pass filled, nothing in memory (no tags, no memos). Timed WARM_PASSES times, the median
     reported: one pass of a few seconds varies by a third on a shared 2-core machine."""
     passes = []
     for _ in range(WARM_PASSES):
         forget_tagged()
+        forget_memos()
         warm, again, _ = bench_generation(QuestionGenerator(params, Embedder(params.embedding, embedding_cache_path(params))), sample)
         assert [q.question_id for q in again] == [q.question_id for q in kept], "the caches changed the questions"
         passes.append(warm)
