@@ -371,28 +371,19 @@ def switch_markdown(effects: list[dict]) -> list[str]:
         lines += [f"| {setting}, {budget} questions | " + " | ".join(profiles) + " | helps on every profile |",
                   "|" + " --- |" * (len(profiles) + 2)]
         for effect in group.itertuples():
-            cells = [_signed(effect.vs_sea_plus.get(p)) for p in profiles]
+            cells = [_fmt(effect.vs_sea_plus.get(p), 2, sign='+') for p in profiles]
             lines.append(f"| {effect.ablation} | " + " | ".join(cells) + f" | {'yes' if effect.helps_on_every_profile else 'no'} |")
         lines.append("")
     return lines
-
-
-def _signed(cell: dict | None) -> str:
-    if not cell or cell.get("mean") is None:
-        return "-"
-    if cell.get("low") is None:
-        return f"{cell['mean']:+.2f}"
-    return f"{cell['mean']:+.2f} [{cell['low']:+.2f}, {cell['high']:+.2f}]"
 
 
 def prior_summary(rows: list[dict]) -> list[dict]:
     """The failure prior's held-out accuracy and AUC per profile and block of steps, mean over
     seeds: the runs with the prior alone, in the first question setting that has them (5 questions
     in a full run, where the prior was first measured)."""
-    setting = next((s for s in SETTINGS if any(r["setting"] == s and r["arm"] == "sea_plus + failure prior" and r.get("prior_by_block")
-                                               for r in rows)), None)
-    scored = [{"profile": r["profile"], "budget": r["budget"], **block} for r in rows
-              if r.get("prior_by_block") and r["arm"] == "sea_plus + failure prior" and r["setting"] == setting
+    alone = [r for r in rows if r["arm"] == "sea_plus + failure prior" and r.get("prior_by_block")]
+    setting = next((s for s in SETTINGS if any(r["setting"] == s for r in alone)), None)
+    scored = [{"profile": r["profile"], "budget": r["budget"], **block} for r in alone if r["setting"] == setting
               for block in r["prior_by_block"] if block["paragraphs"]]
     if not scored:
         return []
@@ -421,12 +412,13 @@ def prior_markdown(summary: list[dict]) -> list[str]:
     return lines + [""]
 
 
-def _fmt(cell: dict | None, digits: int = 3) -> str:
+def _fmt(cell: dict | None, digits: int = 3, sign: str = "") -> str:
+    """Mean [low, high]; sign "+" writes differences with their sign."""
     if not cell or cell.get("mean") is None:
         return "-"
     if cell.get("low") is None:
-        return f"{cell['mean']:.{digits}f}"
-    return f"{cell['mean']:.{digits}f} [{cell['low']:.{digits}f}, {cell['high']:.{digits}f}]"
+        return f"{cell['mean']:{sign}.{digits}f}"
+    return f"{cell['mean']:{sign}.{digits}f} [{cell['low']:{sign}.{digits}f}, {cell['high']:{sign}.{digits}f}]"
 
 
 def markdown(report: dict) -> str:
