@@ -57,6 +57,7 @@ from sea.questions.entities import (
     without_the,
 )
 from sea.memo import remembered
+from sea.questions import geography
 from sea.questions.model import Draft
 from sea.questions.validation import INSTRUCTION_LIKE, instruction_like, phrasing_problem
 
@@ -1104,10 +1105,15 @@ def about_borders(sentence: str) -> bool:
     return _BORDERS.search(sentence) is not None
 
 
+def keep_where(names: list[str], linked: Sequence[int], keep: Sequence[bool]) -> tuple[list[str], list[int]]:
+    """The names `keep` marks, with their links (links_between)."""
+    kept = [(name, links) for name, links, wanted in zip(names, linked, keep, strict=True) if wanted]
+    return [name for name, _ in kept], [links for _, links in kept]
+
+
 def neighbours_only(names: list[str], linked: Sequence[int]) -> tuple[list[str], list[int]]:
     """The names linked to the answer by their articles (links_between), with their links."""
-    kept = [(name, links) for name, links in zip(names, linked, strict=True) if links]
-    return [name for name, _ in kept], [links for _, links in kept]
+    return keep_where(names, linked, [bool(links) for links in linked])
 
 
 def links_between(answer: str, names: list[str], leads: Callable[[str], str | None]) -> list[int]:
@@ -1236,6 +1242,12 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             pool, linked = neighbours_only(pool, linked)
             if len(pool) < 3:
                 dropped.append((span.text, f"{strict}, and fewer than three distractors linked to the answer by their articles"))
+                continue
+        reachable = geography.within_reach(span.text, pool, geography.among(span.text, span.sentence, title, about_borders(span.sentence)))
+        if linked is not None and reachable is not None:
+            pool, linked = keep_where(pool, linked, reachable)
+            if len(pool) < 3:
+                dropped.append((span.text, "a country set among countries, and fewer than three distractors near them on a map"))
                 continue
         distractors, closeness = _most_tempting(span, pool, vectors, context, articles, finder.stats, linked)
         if len(distractors) < 3:

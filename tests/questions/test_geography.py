@@ -1,0 +1,63 @@
+import numpy as np
+
+from sea.questions import geography
+from sea.questions.cloze import CorpusStats, Setting, cloze_drafts
+from sea.questions.entities import EntityFinder
+
+SOUTH_AMERICA = ("Uruguay", "Brazil", "Argentina", "Venezuela", "Colombia", "Ecuador", "Chile", "Bolivia", "Peru")
+ELSEWHERE = ("Spain", "Poland", "Italy", "Norway", "Greece")  # enough countries for a kind worth asking about
+
+
+def test_country_names_and_the_knowledge_bases_aliases():
+    assert geography.country_code("the Netherlands") == geography.country_code("Netherlands") == "NL"
+    assert geography.country_code("Czech Republic") == "CZ" and geography.country_code("Timor-Leste") == "TL"
+    assert geography.country_code("Amazon River") is None and geography.country_code("Europe") is None
+
+
+def test_the_countries_a_sentence_names_are_whole_names_and_the_longest():
+    assert geography.countries_named("It flows through South Sudan and Uganda.") == {"SS", "UG"}  # not also Sudan
+    assert geography.countries_named("It is spoken in North India and Pakistan.") == {"IN", "PK"}
+    assert geography.countries_named("Benin City is the capital of Edo State, southern Nigeria.") == {"NG"}  # a name's start is no country
+    assert geography.countries_named("Guinea-Bissau borders Senegal.") == {"GW", "SN"}  # not Guinea
+
+
+def test_what_a_country_answer_is_set_among():
+    sentence = "Uruguay is bordered by Argentina to its west and Brazil to its north."
+    assert geography.among("Brazil", sentence, "Uruguay", about_borders=True) == {"UY"}  # the subject's neighbours are the rivals
+    assert geography.among("Brazil", sentence, "Tango", about_borders=True) == {"AR", "UY"}  # no country's article: the sentence's
+    assert geography.among("Russia", "The Irtysh is a river in Russia, China, and Kazakhstan.", "Irtysh", False) == {"CN", "KZ"}
+    assert geography.among("the Amazon", sentence, "Uruguay", about_borders=True) == frozenset()  # no country
+
+
+def test_distances_between_countries_are_between_their_nearest_towns():
+    assert geography.distance_km("UY", "AR") < 50 and geography.distance_km("UY", "BR") < 50  # neighbours
+    assert 200 < geography.distance_km("UY", "PY") < 600
+    assert geography.distance_km("UY", "VE") > 3000 and geography.distance_km("KZ", "VN") > 3000
+    assert geography.distance_km("UY", "XX") == float("inf")
+
+
+def test_a_distractor_must_lie_about_as_near_as_the_answer():
+    names = ["Venezuela", "Colombia", "Paraguay", "Chile", "Atlantis"]
+    assert geography.within_reach("Brazil", names, frozenset({"UY"})) == [False, False, True, True, False]
+    # The answer far from the countries named ("Germany" beside the United States): as far is no give-away.
+    assert geography.within_reach("Germany", ["Poland", "Luxembourg"], frozenset({"US"})) == [True, True]
+    assert geography.within_reach("Atlantis", names, frozenset({"UY"})) is None  # an answer not on the map: no rule
+
+
+def test_a_country_in_a_sentence_about_its_borders_takes_no_distractor_far_away():
+    finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
+                                      definitions=[*[(i, name, f"{name} is a country in South America.") for i, name in enumerate(SOUTH_AMERICA)],
+                                                   *[(10 + i, name, f"{name} is a country in Europe.") for i, name in enumerate(ELSEWHERE)]]))
+    text = "Uruguay is bordered by Argentina to its west and Brazil to its north."
+    pool = [finder.stats.as_span(doc_id, "place") for doc_id in range(3, 9)]  # Venezuela, Colombia, Ecuador, Chile, Bolivia, Peru
+    tempting = {"Brazil": [1.0, 0.0], "Venezuela": [0.8, 0.6], "Colombia": [0.8, 0.6], "Ecuador": [0.8, 0.6]}  # the far ones tempt most
+    encode = lambda texts: np.array([tempting.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
+
+    def options(title):
+        made, _ = cloze_drafts(1, title, text, list, finder, encode, n=2, variants=1, seed=0,
+                               setting=Setting(related=lambda span: pool, linked=lambda answer, names: [2] * len(names)))
+        return [set(draft.options) for draft, _ in made if draft.answer == "Brazil"]
+    # Chile and Bolivia lie 1,100-1,200 km from Uruguay, Peru 1,960 km (within FAR_KM), the others 3,700-4,000 km.
+    assert options("Uruguay") == [{"Brazil", "Chile", "Bolivia", "Peru"}]
+    assert options("Tango") == [{"Brazil", "Chile", "Bolivia", "Peru"}]  # set beside Argentina and Uruguay, no country's own article
+    assert geography.among("Brazil", text, "Tango", about_borders=True) == {"AR", "UY"}
