@@ -87,7 +87,7 @@ def _towns() -> dict[str, np.ndarray]:
 @cache
 def distance_km(one: str, other: str) -> float:
     """How far apart two countries (ISO codes) are: the great-circle distance between their nearest
-    towns (0 for neighbours), infinite when either has none on record. (The nearest pair has the
+    towns (tens of kilometres or none for neighbours), infinite when either has none on record. (The nearest pair has the
     largest dot product of their unit vectors: one matrix product, not a haversine per pair.)"""
     towns = _towns()
     if one not in towns or other not in towns:
