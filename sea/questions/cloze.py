@@ -17,7 +17,9 @@ Northern Europe"; those sharing most come first) and named alike ("Henan Provinc
 provinces named so); groups (nationalities, religions, a region's people, political camps) stand
 in only for their own kind and never for one that contains them ("British" for "Scottish"), and a
 nationality only where the knowledge base's definitions often place people with it ("French", not
-"Victorian", an era, or "Symbolist", a style). They
+"Victorian", an era, or "Symbolist", a style); a country set among countries (in a sentence
+about borders in a country's own article, or beside countries the sentence names) takes none far
+from them on a map (sea.questions.geography). They
 come from semantically near documents' spans, then from the titles of the answer's type whose
 articles are nearest its own; never in the paragraph, never another name of the answer or of each
 other ("Amazon" for "Amazon River"; "Black Sea" and "Red Sea" are two seas), never a year after the knowledge base's date, one the sentence's other years
