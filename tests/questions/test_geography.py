@@ -27,6 +27,7 @@ def test_what_a_country_answer_is_set_among():
     assert geography.among("Brazil", sentence, "Tango", about_borders=True) == {"AR", "UY"}  # no country's article: the sentence's
     assert geography.among("Russia", "The Irtysh is a river in Russia, China, and Kazakhstan.", "Irtysh", False) == {"CN", "KZ"}
     assert geography.among("the Amazon", sentence, "Uruguay", about_borders=True) == frozenset()  # no country
+    assert geography.among("Niger", "The river flows through Mali, Niger and Nigeria.", "Niger River", False) == {"ML", "NG"}
 
 
 def test_distances_between_countries_are_between_their_nearest_towns():
