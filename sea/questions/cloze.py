@@ -1239,14 +1239,15 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             linked = setting.linked(span.text, pool)
         # A neighbour in the same region is not enough in a sentence about borders, nor for a country: a reader knows
         # countries, and rounds 13-19 passed 61% of country questions with an unlinked distractor (Panama beside the United States), 90% of the rest.
-        strict = "a sentence about borders" if about_borders(span.sentence) else "a country" if finder.stats.type_of(span.text) == "country" else None
+        borders = about_borders(span.sentence)
+        strict = "a sentence about borders" if borders else "a country" if finder.stats.type_of(span.text) == "country" else None
         if linked is not None and strict:
             pool, linked = neighbours_only(pool, linked)
             if len(pool) < 3:
                 dropped.append((span.text, f"{strict}, and fewer than three distractors linked to the answer by their articles"))
                 continue
-        reachable = geography.within_reach(span.text, pool, geography.among(span.text, span.sentence, title, about_borders(span.sentence)))
-        if linked is not None and reachable is not None:
+        reachable = None if linked is None else geography.within_reach(span.text, pool, geography.among(span.text, span.sentence, title, borders))
+        if reachable is not None:
             pool, linked = keep_where(pool, linked, reachable)
             if len(pool) < 3:
                 dropped.append((span.text, "a country set among countries, and fewer than three distractors near them on a map"))
