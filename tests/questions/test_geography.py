@@ -19,6 +19,8 @@ def test_the_countries_a_sentence_names_are_whole_names_and_the_longest():
     assert geography.countries_named("It is spoken in North India and Pakistan.") == {"IN", "PK"}
     assert geography.countries_named("Benin City is the capital of Edo State, southern Nigeria.") == {"NG"}  # a name's start is no country
     assert geography.countries_named("Guinea-Bissau borders Senegal.") == {"GW", "SN"}  # not Guinea
+    assert geography.countries_named("It lives on New Guinea, in Indonesia and Papua New Guinea.") == {"ID", "PG"}  # not Guinea
+    assert geography.countries_named("It runs from New Mexico into Mexico.") == {"MX"} and not geography.countries_named("in New Mexico")
 
 
 def test_what_a_country_answer_is_set_among():
