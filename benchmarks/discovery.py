@@ -14,6 +14,7 @@ import os
 import shutil
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -172,6 +173,8 @@ def main() -> None:
     parser.add_argument("--settings", nargs="+", choices=list(SETTINGS),
                         help="only these question settings (their own report, discovery-<setting>.*; a quick look)")
     parser.add_argument("--report-only", action="store_true", help="rebuild the report from the rows of the last run")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the last run's rows and run only the runs it lacks (after an interruption, or for more --seeds)")
     parser.add_argument("--real-model", action="store_true",
                         help=f"only the comparison on {REAL_MODEL} ({REAL_BUDGET} questions per arm), added to the last run's rows")
     args = parser.parse_args()
@@ -184,18 +187,19 @@ def main() -> None:
             rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
             rows += real_model_rows(root, rows_file)
         return publish(rows, args, seconds=max(r["elapsed_s"] for r in rows if r["setting"] != REAL_SETTING))
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(parents=True)
+    rows = _completed_rows(rows_file) if args.resume and rows_file.is_file() else _fresh(root)
+    done = {(r["setting"], r["profile"], r["seed"], r["arm"]) for r in rows}
     base = load_params()
     prices = PriceTable(default_prices())
-    started = time.perf_counter()
-    rows = []
+    started = time.perf_counter() - max((r["elapsed_s"] for r in rows), default=0)  # elapsed_s counts on across a resume
     if not args.skip_paper:  # first: the longest runs, one seed
         paper = Runner(root / "paper", {"search.batch_size": 40, "questions.per_paragraph": PAPER["questions.per_paragraph"],
                                         "questions.variants": PAPER["questions.variants"]})
         planted = planted_for(base, f"simulated:{PAPER['profile']}")
         for seed in PAPER["seeds"]:
             for label, extra in PAPER["variants"].items():
+                if ("paper: 25 questions", PAPER["profile"], seed, label) in done:
+                    continue
                 arm = label.split()[0]
                 arm_dir, ws = paper.run(PAPER["profile"], seed, arm, PAPER["budget"], extra, label)
                 rows.append({"setting": "paper: 25 questions", "profile": PAPER["profile"], "seed": seed, "arm": label,
@@ -211,7 +215,7 @@ def main() -> None:
         for seed in SEEDS[: args.seeds]:  # seed by seed: an interrupted benchmark still covers every profile
             for profile in PROFILES:
                 for label, extra in {**{arm: {} for arm in ARMS}, **ABLATIONS}.items():
-                    if args.rows and label not in args.rows:
+                    if args.rows and label not in args.rows or (setting, profile, seed, label) in done:
                         continue
                     arm_dir, ws = runner.run(profile, seed, label.split()[0], max(budgets), extra, label)
                     prior = prior_by_block(arm_dir, ws.params.search.tau) if ws.params.search.plus.failure_prior else None
@@ -253,6 +257,23 @@ def prior_by_block(arm: ArmDir, tau: float) -> list[dict]:
             predicted.update(StepStore(arm, step).batch().predicted)
         blocks.append({"first_step": first, **prior_quality(predicted, state.error_rates, tau)})
     return blocks
+
+
+def _fresh(root: Path) -> list[dict]:
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    return []
+
+
+def _completed_rows(rows_file: Path) -> list[dict]:
+    """The rows of runs that wrote all their budgets; a run cut off between two is dropped (and run
+    again: the audit's steps resume from its saved state, so it ends where an uninterrupted one does)."""
+    rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
+    budgets = {setting: len(b) for setting, (_, b) in SETTINGS.items()} | {"paper: 25 questions": 1, REAL_SETTING: 1}
+    written = Counter((r["setting"], r["profile"], r["seed"], r["arm"]) for r in rows)
+    rows = [r for r in rows if written[(r["setting"], r["profile"], r["seed"], r["arm"])] == budgets[r["setting"]]]
+    rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return rows
 
 
 def _keep(rows_file: Path, row: dict, started: float) -> None:

@@ -30,6 +30,19 @@ def test_the_discovery_report_and_figure_are_built_from_rows():
     assert discovery.curve_figure(rows).startswith(b"\x89PNG")
 
 
+def test_a_resumed_benchmark_keeps_only_the_runs_that_wrote_every_budget(tmp_path):
+    import json
+
+    budgets = discovery.SETTINGS["5 questions"][1]
+    complete = [_row("sea", 0, 0.3) | {"budget": b} for b in budgets]
+    cut_off = [_row("sea", 1, 0.3) | {"budget": budgets[0]}]  # interrupted before its second budget was written
+    rows_file = tmp_path / "rows.jsonl"
+    rows_file.write_text("".join(json.dumps(r) + "\n" for r in [*complete, *cut_off]))
+    kept = discovery._completed_rows(rows_file)
+    assert [(r["seed"], r["budget"]) for r in kept] == [(0, b) for b in budgets]
+    assert [json.loads(line)["seed"] for line in rows_file.read_text().splitlines()] == [0] * len(budgets)
+
+
 def test_the_failure_prior_is_reported_per_profile_and_block_of_steps():
     blocks = lambda accuracy: [{"first_step": 0, "paragraphs": 0, "accuracy": None, "auc": None},  # noqa: E731
                                {"first_step": 5, "paragraphs": 40, "accuracy": accuracy, "auc": accuracy + 0.1}]
