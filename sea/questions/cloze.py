@@ -89,7 +89,8 @@ _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since)\s*$", re.I)  # "B
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
 _DECADE = re.compile(r"\b(1[0-9]{2}|20[0-9])0s\b")  # "in the 1960s"
-_CONVERSION = re.compile(r"^\s*\(\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")  # "60 mm (2.4 in)": the second is arithmetic
+# "60 mm (2.4 in)", "12 metres [39 feet]": the second is arithmetic ("[12]" is a citation)
+_CONVERSION = re.compile(r"^\s*(?:\(|\[(?=[^\]]*[A-Za-z]))\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
 YEAR_MARGIN = 10  # ... and within this many of the paragraph's own earliest and latest years
@@ -135,7 +136,7 @@ _CHRISTIANITY = {"christian", "catholic", "protestant", "orthodox", "anglican", 
 CONTAINS = {"british": {"english", "scottish", "welsh"}, "dutch": {"netherlandish", "flemish", "hollandic"},
             "belgian": {"flemish", "walloon"}, "muslim": _ISLAM, "islamic": _ISLAM, "christian": _CHRISTIANITY}
 # "886,040 inhabitants in ___", "as of ___", "the ___ census": the date of a statistic, not a fact worth knowing.
-_STATISTIC_WORDS = frozenset("inhabitants population residents census estimate estimated estimates million billion speakers".split())
+_STATISTIC_WORDS = frozenset("inhabitants population residents census censuses estimate estimated estimates million billion speakers gdp".split())
 _LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
 # "in Florence, ___": the place before the comma names the one in the blank.
 _PLACE_THEN_ITS_COUNTRY = re.compile(r"\b(in|at|of|near) [A-Z][\w.'’-]+(?: [A-Z][\w.'’-]+)*,\s*$")
@@ -529,7 +530,8 @@ def answer_problem(span: Span, title: str) -> str | None:
     before, _, after = span.sentence.partition(span.text)
     if before.endswith(("-", "–")) or after.startswith(("-", "–")):
         return "part of a compound word (\"Indo-___\")"
-    if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")):
+    if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")
+                                          or span.kind == QUANTITY and before.rstrip().endswith("[")):
         return "a number computable from the sentence (a unit conversion)"
     if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
             and len(set(YEAR_FORM.findall(span.sentence))) > 1:
@@ -1279,7 +1281,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             dropped.append((span.text, problem))
             continue
         gold = int(rng.integers(4))
-        options = distractors[:gold] + [answer] + distractors[gold:]
+        # one plain space throughout: "21\xa0million" beside "17 million" would single out the answer by its bytes
+        options = [" ".join(option.split()) for option in distractors[:gold] + [answer] + distractors[gold:]]
         rephrasings = [p for p in phrasings[1:] if phrasing_problem(p, answer) is None]
         made.append((Draft(phrasings[0], tuple(options), gold, span.sentence), rephrasings))
     return made, dropped

@@ -32,7 +32,7 @@ CRITERIA = {
     "same_defined_type": "every option is what the knowledge base (or its name) says the answer is, or the same kind of group",
     "no_title_leak": "no telling word of the answer is in the paragraph's title (\"Black\", not \"Sea\")",
     "no_distractor_in_paragraph": "no distractor is stated in the paragraph",
-    "agreement": "no option stands out by its article or capitalisation",
+    "agreement": "no option stands out by its article, capitalisation or spacing",
     "no_future_year": "no option is a year after the knowledge base's date",
     "well_formed": "the quoted sentence has balanced quotes and brackets",
     "placed_alike": "every option's article places it where the answer's places the answer, when that names a place",
@@ -91,7 +91,8 @@ def check(finder: EntityFinder, question: Question, title: str, paragraph: str) 
         "no_distractor_in_paragraph": not any(" ".join(b.lower().split()) in text for o, b in zip(options, bare, strict=True)
                                               if o != gold),
         "agreement": _article_agrees(cloze, options) and len({without_the(b)[:1].isupper() for b in bare
-                                                              if not b[:1].isdigit()}) <= 1,
+                                                              if not b[:1].isdigit()}) <= 1
+                     and all(option == " ".join(option.split()) for option in options),
         "no_future_year": all(int(b) <= finder.stats.latest_year for b in bare if YEAR_FORM.fullmatch(b)),
         "well_formed": balanced(cloze),
         "placed_alike": _placed_alike(finder.stats, without_the(without_article(gold)), [without_the(b) for b in bare]),

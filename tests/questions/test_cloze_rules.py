@@ -224,6 +224,11 @@ def test_a_unit_conversion_is_not_a_question():
     sentence = "The blade is at least 60 mm (2.4 in) long."
     assert "unit conversion" in answer_problem(Span(QUANTITY, "2.4 in", sentence), "Knife")
     assert "unit conversion" in answer_problem(Span(QUANTITY, "60 mm", sentence), "Knife")
+    sentence = "It is relatively shallow, with a mean depth of 12 metres [39 feet]."
+    assert "unit conversion" in answer_problem(Span(QUANTITY, "12 metres", sentence), "Lake Winnipeg")
+    assert "unit conversion" in answer_problem(Span(QUANTITY, "39 feet", sentence), "Lake Winnipeg")
+    cited = "It is relatively shallow, with a mean depth of 12 metres [12]."  # a citation, not a conversion
+    assert answer_problem(Span(QUANTITY, "12 metres", cited), "Lake Winnipeg") is None
     sentence = "In 1925, the 600th anniversary of its founding in 1325 was marked."
     assert "computable" in answer_problem(Span(YEAR, "1925", sentence), "Tenochtitlan")
     assert answer_problem(Span(YEAR, "1925", "It was marked in 1925."), "Tenochtitlan") is None
@@ -387,6 +392,9 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     assert "statistic" in answer_problem(Span(YEAR, "2011", "At the 2011 census it had 500 people."), "Marseille")
     assert "statistic" in answer_problem(Span(YEAR, "2020", "It had 13 million residents as of the 2020 United States census."), "Ohio")
     assert answer_problem(Span(YEAR, "1979", "He was overthrown in 1979."), "Idi Amin") is None
+    assert "statistic" in answer_problem(Span(YEAR, "2024", "It is the 14th largest state by GDP in 2024."), "Bihar")
+    sentence = "Between the 2014 and 2020 censuses, its metropolitan area grew fast."
+    assert "statistic" in answer_problem(Span(YEAR, "2020", sentence), "Toulouse")
     sentence = "In 2021, the official population of Wrocław was 672,545, making it the third-largest city in Poland."
     assert "statistic" in answer_problem(Span(YEAR, "2021", sentence), "Wrocław")  # the figure comes well after the year
     sentence = "The painting is in the Uffizi Gallery in Florence, Italy."
@@ -476,6 +484,17 @@ def test_an_article_before_the_blank_moves_into_it(finder):
 def _question(text: str, options: list[str], gold: int) -> Question:
     return Question(base_question_id="b", para_id=1, variant=0, question=text, options=options,
                     gold_letter=LETTERS[gold], permutation=[0, 1, 2, 3], statement="", generator="t")
+
+
+def test_options_are_spaced_alike(finder):
+    text = "The Volga flows through the plain for 610\xa0km before it reaches the sea."  # a no-break space, as Wikipedia writes it
+    neighbours = [Span(QUANTITY, q, "x") for q in ("702 km", "549 km", "793 km", "480 km")]
+    made, _ = cloze_drafts(41, "Volga", text, lambda: neighbours, finder, lambda texts: np.array([[1.0, 0.0]] * len(texts)),
+                           n=3, variants=1, seed=0, setting=Setting(linked=NAME_EACH_OTHER))
+    [(draft, _)] = made
+    assert draft.options[draft.gold] == "610 km" and all("\xa0" not in option for option in draft.options)
+    spaced = _question('Fill in the blank about Volga: "It flows for _____."', ["610\xa0km", "702 km", "549 km", "793 km"], 0)
+    assert not check(finder, spaced, "Volga", text)["agreement"]
 
 
 def test_the_rubric_flags_each_fault(finder):
