@@ -187,7 +187,7 @@ def main() -> None:
             rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
             rows += real_model_rows(root, rows_file)
         return publish(rows, args, seconds=max(r["elapsed_s"] for r in rows if r["setting"] != REAL_SETTING))
-    rows = _completed_rows(rows_file) if args.resume and rows_file.is_file() else _fresh(root)
+    rows = _completed_rows(rows_file, report_name(args)) if args.resume else _fresh(root)
     done = {(r["setting"], r["profile"], r["seed"], r["arm"]) for r in rows}
     base = load_params()
     prices = PriceTable(default_prices())
@@ -265,15 +265,23 @@ def _fresh(root: Path) -> list[dict]:
     return []
 
 
-def _completed_rows(rows_file: Path) -> list[dict]:
-    """The rows of runs that wrote all their budgets; a run cut off between two is dropped (and run
-    again: the audit's steps resume from its saved state, so it ends where an uninterrupted one does)."""
-    rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
+def _completed_rows(rows_file: Path, name: str) -> list[dict]:
+    """The last run's rows of runs that wrote all their budgets; a run cut off between two is dropped (and
+    run again: the audit's steps resume from its saved state, so it ends where an uninterrupted one does)."""
+    rows = [json.loads(line) for line in rows_file.read_text().splitlines()] if rows_file.is_file() else _published_rows(name)
     budgets = {setting: len(b) for setting, (_, b) in SETTINGS.items()} | {"paper: 25 questions": 1, REAL_SETTING: 1}
     written = Counter((r["setting"], r["profile"], r["seed"], r["arm"]) for r in rows)
     rows = [r for r in rows if written[(r["setting"], r["profile"], r["seed"], r["arm"])] == budgets[r["setting"]]]
+    rows_file.parent.mkdir(parents=True, exist_ok=True)
     rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return rows
+
+
+def _published_rows(name: str) -> list[dict]:
+    """The rows of the committed report (runs/ is not committed: a fresh checkout resumes from these)."""
+    report = json.loads((OUT / f"{name}.json").read_text(encoding="utf-8"))
+    curves = {(c["setting"], c["profile"], c["seed"], c["arm"], c["budget"]): c["curve"] for c in report["curves"]}
+    return [{**run, "curve": curves[(run["setting"], run["profile"], run["seed"], run["arm"], run["budget"])]} for run in report["runs"]]
 
 
 def _keep(rows_file: Path, row: dict, started: float) -> None:

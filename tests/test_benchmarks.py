@@ -1,6 +1,7 @@
 """The benchmark scripts' report code on made-up rows: `make bench` runs for an hour before it
 publishes, so a broken report must fail here, not at the end of that hour."""
 
+import json
 from argparse import Namespace
 
 import pandas as pd
@@ -30,17 +31,23 @@ def test_the_discovery_report_and_figure_are_built_from_rows():
     assert discovery.curve_figure(rows).startswith(b"\x89PNG")
 
 
-def test_a_resumed_benchmark_keeps_only_the_runs_that_wrote_every_budget(tmp_path):
-    import json
-
+def test_a_resumed_benchmark_keeps_only_the_runs_that_wrote_every_budget(tmp_path, monkeypatch):
     budgets = discovery.SETTINGS["5 questions"][1]
     complete = [_row("sea", 0, 0.3) | {"budget": b} for b in budgets]
     cut_off = [_row("sea", 1, 0.3) | {"budget": budgets[0]}]  # interrupted before its second budget was written
     rows_file = tmp_path / "rows.jsonl"
     rows_file.write_text("".join(json.dumps(r) + "\n" for r in [*complete, *cut_off]))
-    kept = discovery._completed_rows(rows_file)
+    kept = discovery._completed_rows(rows_file, "discovery")
     assert [(r["seed"], r["budget"]) for r in kept] == [(0, b) for b in budgets]
     assert [json.loads(line)["seed"] for line in rows_file.read_text().splitlines()] == [0] * len(budgets)
+    # a fresh checkout has no runs/: the committed report's rows, curves included, are resumed from
+    monkeypatch.setattr(discovery, "OUT", tmp_path / "reports")
+    (tmp_path / "reports").mkdir()
+    report = discovery.summarise([*complete, *cut_off], Namespace(seeds=2, skip_paper=True, rows=None, settings=None), 1.0)
+    (tmp_path / "reports" / "discovery.json").write_text(json.dumps(report))
+    fresh = tmp_path / "runs" / "bench-discovery" / "rows.jsonl"
+    assert json.loads(json.dumps(discovery._completed_rows(fresh, "discovery"))) == json.loads(json.dumps(complete))
+    assert fresh.is_file()
 
 
 def test_the_failure_prior_is_reported_per_profile_and_block_of_steps():
