@@ -181,10 +181,10 @@ def main() -> None:
     root = Path("runs") / f"bench-{report_name(args)}"  # a run of some settings keeps the full run's rows apart
     rows_file = root / "rows.jsonl"
     if args.report_only or args.real_model:
-        rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
+        rows = _last_rows(rows_file, report_name(args))
         if args.real_model:  # replaces the real-model rows of an earlier run
             rows = [r for r in rows if r["setting"] != REAL_SETTING]
-            rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+            _write_rows(rows_file, rows)
             rows += real_model_rows(root, rows_file)
         return publish(rows, args, seconds=max(r["elapsed_s"] for r in rows if r["setting"] != REAL_SETTING))
     rows = _completed_rows(rows_file, report_name(args)) if args.resume else _fresh(root)
@@ -268,20 +268,29 @@ def _fresh(root: Path) -> list[dict]:
 def _completed_rows(rows_file: Path, name: str) -> list[dict]:
     """The last run's rows of runs that wrote all their budgets; a run cut off between two is dropped (and
     run again: the audit's steps resume from its saved state, so it ends where an uninterrupted one does)."""
-    rows = [json.loads(line) for line in rows_file.read_text().splitlines()] if rows_file.is_file() else _published_rows(name)
+    rows = _last_rows(rows_file, name)
     budgets = {setting: len(b) for setting, (_, b) in SETTINGS.items()} | {"paper: 25 questions": 1, REAL_SETTING: 1}
     written = Counter((r["setting"], r["profile"], r["seed"], r["arm"]) for r in rows)
     rows = [r for r in rows if written[(r["setting"], r["profile"], r["seed"], r["arm"])] == budgets[r["setting"]]]
-    rows_file.parent.mkdir(parents=True, exist_ok=True)
-    rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    _write_rows(rows_file, rows)
     return rows
 
 
-def _published_rows(name: str) -> list[dict]:
-    """The rows of the committed report (runs/ is not committed: a fresh checkout resumes from these)."""
-    report = json.loads((OUT / f"{name}.json").read_text(encoding="utf-8"))
+def _last_rows(rows_file: Path, name: str) -> list[dict]:
+    """The last run's rows: its rows file, or on a fresh checkout (runs/ is not committed) the committed report's."""
+    if rows_file.is_file():
+        return [json.loads(line) for line in rows_file.read_text(encoding="utf-8").splitlines()]
+    published = OUT / f"{name}.json"
+    if not published.is_file():
+        raise SystemExit(f"no earlier run to start from: neither {rows_file} nor {published} exists; run without --resume / --report-only")
+    report = json.loads(published.read_text(encoding="utf-8"))
     curves = {(c["setting"], c["profile"], c["seed"], c["arm"], c["budget"]): c["curve"] for c in report["curves"]}
     return [{**run, "curve": curves[(run["setting"], run["profile"], run["seed"], run["arm"], run["budget"])]} for run in report["runs"]]
+
+
+def _write_rows(rows_file: Path, rows: list[dict]) -> None:
+    rows_file.parent.mkdir(parents=True, exist_ok=True)
+    rows_file.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
 
 
 def _keep(rows_file: Path, row: dict, started: float) -> None:

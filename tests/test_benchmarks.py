@@ -5,6 +5,7 @@ import json
 from argparse import Namespace
 
 import pandas as pd
+import pytest
 
 from benchmarks import discovery, headroom, question_review, questions
 from sea.questions.generate import invalid_record
@@ -48,6 +49,8 @@ def test_a_resumed_benchmark_keeps_only_the_runs_that_wrote_every_budget(tmp_pat
     fresh = tmp_path / "runs" / "bench-discovery" / "rows.jsonl"
     assert json.loads(json.dumps(discovery._completed_rows(fresh, "discovery"))) == json.loads(json.dumps(complete))
     assert fresh.is_file()
+    with pytest.raises(SystemExit, match="no earlier run"):  # nothing to resume from: said, not a traceback
+        discovery._completed_rows(tmp_path / "elsewhere" / "rows.jsonl", "discovery-nothing")
 
 
 def test_the_failure_prior_is_reported_per_profile_and_block_of_steps():
