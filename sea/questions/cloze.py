@@ -73,6 +73,7 @@ STATISTIC_AFTER = 12  # words after a year read for a statistic it dates
 READ_SPARE = 1  # candidates read beyond those still needed, in case some fail
 _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
 _FIRST_BRACKET = re.compile(r"\(([^()]*)\)")
+_WORK_YEAR = re.compile(r"[^.]*?\b(?:is|was) an? (1[0-9]{3}|20[0-9]{2}) [A-Za-z]")  # "Vertigo is a 1958 American film"
 _ANNIVERSARY = re.compile(r"\b\d+(?:st|nd|rd|th)\s+(?:anniversary|birthday|centenary)|\b(?:centenary|centennial|bicentenary|bicentennial)\b", re.I)
 _YEARS_SPANNED = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ](?:years?|seasons?)\b(?![- ]old)",
                             re.I)  # "spanned 75 years, from ___ to 1987", "executed two years later in 1946", "20 seasons … from ___ to 1999": arithmetic
@@ -93,6 +94,7 @@ _DECADE = re.compile(r"\b(1[0-9]{2}|20[0-9])0s\b")  # "in the 1960s"
 _CONVERSION = re.compile(r"^\s*(?:\(|\[(?=[^\]]*[A-Za-z]))\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
+MADE_UP_YEARS = 29  # made-up distractor years within this many years of the answer
 YEAR_MARGIN = 10  # ... and within this many of the paragraph's own earliest and latest years
 STATS_SAMPLE = 200_000  # paragraphs read for the latest year
 LOOKUPS_KEPT = 200_000  # definition lookups remembered before the memo starts over (~50 MB)
@@ -133,7 +135,8 @@ KIND_OF_GROUP = {word: kind for kind, words in GROUP_KINDS.items() for word in w
 _ISLAM = {"islamic", "muslim", "shia", "sunni", "shiite", "shi'ite", "ismaili", "sufi"}
 _CHRISTIANITY = {"christian", "catholic", "protestant", "orthodox", "anglican", "lutheran", "calvinist", "methodist", "baptist",
                  "coptic", "evangelical", "mormon"}
-CONTAINS = {"british": {"english", "scottish", "welsh"}, "dutch": {"netherlandish", "flemish", "hollandic"},
+# "Irish" too: all Ireland was in the United Kingdom until 1922 ("a British" is right for Oscar Wilde).
+CONTAINS = {"british": {"english", "scottish", "welsh", "irish"}, "dutch": {"netherlandish", "flemish", "hollandic"},
             "belgian": {"flemish", "walloon"}, "muslim": _ISLAM, "islamic": _ISLAM, "christian": _CHRISTIANITY}
 # "886,040 inhabitants in ___", "as of ___", "the ___ census": the date of a statistic, not a fact worth knowing.
 _STATISTIC_WORDS = frozenset("inhabitants population residents census censuses estimate estimated estimates million billion speakers gdp".split())
@@ -795,6 +798,11 @@ def kind_problem(span: Span, stats: CorpusStats) -> str | None:
 
 
 _QUADRENNIAL = re.compile(r"\bOlympi|\bWorld Cup\b|\bParalympi|\bCommonwealth Games\b")
+_OLYMPIC = re.compile(r"\bOlympi|\bParalympi")
+_WINTER_GAMES = re.compile(r"\bWinter (?:Olympi|Paralympi|Games)")
+# The years the Games were held: none in 1916, 1940 or 1944; the Winter Games moved to even non-leap years in 1994.
+SUMMER_GAMES = frozenset(range(1896, 2100, 4)) - {1916, 1940, 1944}
+WINTER_GAMES = frozenset([*range(1924, 1940, 4), *range(1948, 1993, 4), *range(1994, 2100, 4)])
 
 
 def year_cycle(answer: Span, title: str = "") -> int:
@@ -807,17 +815,34 @@ def year_cycle(answer: Span, title: str = "") -> int:
     return 4 if cyclic or _QUADRENNIAL.search(answer.sentence) or _QUADRENNIAL.search(title) else 1
 
 
+def games_held(answer: Span, title: str = "") -> frozenset[int]:
+    """The years the Olympic (or Paralympic) Games the sentence or the title names were held, when
+    the answer is one of them ("first included in the Winter Olympics in ___": not 1946); else none."""
+    named = f"{answer.sentence} {title}"
+    if not _OLYMPIC.search(named):
+        return frozenset()
+    years = WINTER_GAMES if _WINTER_GAMES.search(named) else SUMMER_GAMES
+    return years if int(answer.text) in years else frozenset()
+
+
 def _plausible_year(year: int, answer: Span, stats: CorpusStats, title: str) -> bool:
-    """Near the answer, on its cycle, not after the knowledge base's date, not ruled out by the
-    sentence's other years ("from 1971 until his overthrow in ___": not 1965), and within the decade
-    the sentence names around it ("in the 1960s … the Civil Rights Act of ___": not 1956)."""
-    gold = int(answer.text)
-    if year > stats.latest_year or abs(year - gold) > YEAR_RANGE or (year - gold) % year_cycle(answer, title):
+    """Near the answer, on its cycle (a year the Games were held, where they are named), not after
+    the knowledge base's date, not ruled out by the sentence's other years ("from 1971 until his
+    overthrow in ___": not 1965), within the decade the sentence names around it ("in the 1960s … the
+    Civil Rights Act of ___": not 1956) and on the answer's side of the decades it names elsewhere
+    ("escalated in the 1990s but decreased from ___ onward": not 1991)."""
+    gold, held = int(answer.text), games_held(answer, title)
+    if (year > stats.latest_year or abs(year - gold) > YEAR_RANGE or (year - gold) % year_cycle(answer, title)
+            or (held and year not in held)):
         return False
-    decades = [int(d) * 10 for d in _DECADE.findall(answer.sentence) if int(d) * 10 <= gold < int(d) * 10 + 10]
-    if decades and not decades[0] <= year < decades[0] + 10:
-        return False
-    return on_the_answers_side(year, gold, _other_years(answer))
+    decades = [int(d) * 10 for d in _DECADE.findall(answer.sentence)]
+    return (all(_against(year, decade) == _against(gold, decade) for decade in decades)
+            and on_the_answers_side(year, gold, _other_years(answer)))
+
+
+def _against(year: int, decade: int) -> int:
+    """-1 before the decade, 0 within it, 1 after it."""
+    return -1 if year < decade else 0 if year < decade + 10 else 1
 
 
 ROUND_YEAR = 50  # "between 1250 and 1500": a round year among exact ones (1249, 1266) stands out as an estimate
@@ -843,8 +868,11 @@ def _nearby_values(answer: Span, rng: np.random.Generator, title: str = "") -> l
     """Wrong years or quantities near the answer, when neighbours offer too few (same_form then
     keeps the plausible ones)."""
     if answer.kind == YEAR:
-        value = int(answer.text)
-        offsets = rng.permutation(np.arange(1, 30))[:12] * rng.choice([-1, 1], 12) * year_cycle(answer, title)
+        value, step = int(answer.text), year_cycle(answer, title)
+        if step > 1:  # every year of the cycle within MADE_UP_YEARS: 1900 and 1908 beside 1904's Games, not 1972
+            offsets = np.arange(1, MADE_UP_YEARS // step + 1) * step
+            return [str(value + int(o)) for o in (*offsets, *-offsets)]
+        offsets = rng.permutation(np.arange(1, MADE_UP_YEARS + 1))[:12] * rng.choice([-1, 1], 12)
         return [str(value + int(o)) for o in offsets]
     number, unit = QUANTITY_FORM.match(answer.text).groups()
     value = float(number.replace(",", ""))
@@ -898,10 +926,12 @@ def landlocked(lead: str | None) -> bool:
 def bounding_years(title: str, text: str) -> set[int]:
     """Years that bound the subject: in its title ("Indian Rebellion of 1857", "Russo-Turkish War
     (1877–1878)"), its lifespan in the text's first bracket ("Adolf Hitler (20 April 1889 – 30 April
-    1945)"), and its death ("until his death in 1820"). The generator reads the paragraph and the
-    lead of the subject's article: a later paragraph seldom repeats the lifespan."""
+    1945)"), its death ("until his death in 1820") and a work's year in its first sentence ("Vertigo
+    is a 1958 American film": the novel it is based on came before). The generator reads the paragraph
+    and the lead of the subject's article: a later paragraph seldom repeats the lifespan."""
     bounds = {int(y) for y in YEAR_FORM.findall(title)} | {int(y) for y in _DEATH_YEAR.findall(text)}
-    return bounds | set(lifespan(text) or ())
+    work = _WORK_YEAR.match(text)
+    return bounds | set(lifespan(text) or ()) | ({int(work.group(1))} if work else set())
 
 
 LIFETIMES_APART = 30  # years between two people's lives beyond which one could not have met, taught or followed the other

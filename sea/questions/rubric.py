@@ -17,6 +17,7 @@ from sea.questions.cloze import (
     article_for,
     balanced,
     content_words,
+    games_held,
     group_kind,
     has_a_place,
     name_words,
@@ -36,7 +37,7 @@ CRITERIA = {
     "no_future_year": "no option is a year after the knowledge base's date",
     "well_formed": "the quoted sentence has balanced quotes and brackets",
     "placed_alike": "every option's article places it where the answer's places the answer, when that names a place",
-    "on_cycle": "year options keep the answer's four-year cycle (Olympics, World Cups, a listed cycle)",
+    "on_cycle": "year options keep the answer's four-year cycle (Olympics, World Cups, a listed cycle), Games only in years they were held",
 }
 _CLOZE = re.compile(r"\"([^\"]*" + re.escape(BLANK) + r"[^\"]*)\"")
 
@@ -68,8 +69,9 @@ def _placed_alike(stats: CorpusStats, gold: str, options: list[str]) -> bool:
 def _on_cycle(cloze: str, title: str, gold: str, options: list[str]) -> bool:
     if not YEAR_FORM.fullmatch(gold):
         return True
-    step = year_cycle(Span(YEAR, gold, cloze.replace(BLANK, gold)), title)
-    return all(YEAR_FORM.fullmatch(o) and (int(o) - int(gold)) % step == 0 for o in options)
+    answer = Span(YEAR, gold, cloze.replace(BLANK, gold))
+    step, held = year_cycle(answer, title), games_held(answer, title)
+    return all(YEAR_FORM.fullmatch(o) and (int(o) - int(gold)) % step == 0 and (not held or int(o) in held) for o in options)
 
 
 def check(finder: EntityFinder, question: Question, title: str, paragraph: str) -> dict[str, bool]:

@@ -39,6 +39,7 @@ from sea.questions.cloze import (
     placed_alike,
     placed_by_the_question,
     problem_before_distractors,
+    games_held,
     year_cycle,
     same_form,
     same_name,
@@ -158,7 +159,7 @@ def test_articles_follow_the_sound():
 
 
 def test_groups_stand_in_only_for_their_own_kind():
-    peoples = ["Danish", "Swedish", "Bengali", "Sudanese", "French", "Danish-French"]
+    peoples = ["Danish", "Swedish", "Bengali", "Sudanese", "French", "Danish-French", "British", "Irish"]
     stats = CorpusStats([], latest_year=2024, definitions=[(10 * i + j, f"Ann {i}{j}", f"Ann {i}{j} was a {people} painter.")
                                                            for i, people in enumerate(peoples) for j in range(3)])
     answer = Span("group", "Danish", "x")
@@ -169,6 +170,9 @@ def test_groups_stand_in_only_for_their_own_kind():
     assert not same_form(Span("group", "European", "x"), answer, stats)  # a continent's people among nations
     assert not same_form(Span("group", "Hindu", "x"), Span("group", "Bengali", "x"), stats)  # a religion
     assert not same_form(Span("group", "British", "x"), Span("group", "Scottish", "x"), stats)  # would also be right
+    irish = Span("group", "Irish", "x")
+    assert same_form(Span("group", "French", "x"), irish, stats) and same_form(Span("group", "British", "x"), answer, stats)
+    assert not same_form(Span("group", "British", "x"), irish, stats)  # Wilde's Ireland was in the United Kingdom
     shia = Span("group", "Shia", "He is an important figure in a number of Shia Ismaili sects.")
     assert not same_form(Span("group", "Muslim", "x"), shia, stats) and not same_form(Span("group", "Islamic", "x"), shia, stats)
     assert not same_form(Span("group", "Islamic", "x"), Span("group", "Muslim", "x"), stats)  # one thing, two words
@@ -529,6 +533,10 @@ def test_the_rubric_flags_each_fault(finder):
     latest = _question('Fill in the blank about Summer Olympic Games: "The most recent was held in _____ in Paris."',
                        ["2024", "2020", "2018", "2016"], 0)
     assert not check(finder, latest, "Summer Olympic Games", "The most recent was held in 2024 in Paris.")["on_cycle"]  # the title's cycle
+    winter = 'Fill in the blank about Figure skating: "The team event was first included in the Winter Olympics in _____."'
+    held = _question(winter, ["2014", "2010", "1994", "2018"], 0)
+    skipped = _question(winter, ["2014", "1946", "1950", "1994"], 0)  # on the cycle, but no Winter Games were held then
+    assert check(finder, held, "Figure skating", "x")["on_cycle"] and not check(finder, skipped, "Figure skating", "x")["on_cycle"]
 
 
 def test_names_that_share_only_their_kind_are_different_things():
@@ -670,6 +678,29 @@ def test_a_year_on_a_cycle_takes_distractors_on_it():
     assert all((int(y) - 2024) % 4 == 0 for y in _nearby_values(latest, np.random.default_rng(0), "Summer Olympic Games"))
 
 
+def test_a_year_of_the_games_takes_only_years_they_were_held():
+    stats = CorpusStats([], latest_year=2024)
+    winter = Span(YEAR, "2014", "The team event was first included in the Winter Olympics in 2014.")
+    assert same_form(Span(YEAR, "2010", "x"), winter, stats) and same_form(Span(YEAR, "1994", "x"), winter, stats)
+    assert not same_form(Span(YEAR, "1946", "x"), winter, stats) and not same_form(Span(YEAR, "1950", "x"), winter, stats)
+    assert 1992 in games_held(winter) and 1996 not in games_held(winter)  # the Winter Games moved in 1994
+    medals = Span(YEAR, "1904", "The tradition of awarding medals began in 1904.")
+    assert not same_form(Span(YEAR, "1916", "x"), medals, stats, "Summer Olympic Games")  # the war years held none
+    assert same_form(Span(YEAR, "1916", "x"), medals, stats)  # no Games named: any year on no cycle
+    made_up = [int(y) for y in _nearby_values(medals, np.random.default_rng(0), "Summer Olympic Games")]
+    assert {1900, 1908} <= set(made_up) and all(abs(y - 1904) < 30 and (y - 1904) % 4 == 0 for y in made_up)  # not 1972
+    assert games_held(Span(YEAR, "1999", "He was named Athlete of the Century by the International Olympic Committee in 1999.")) == set()
+
+
+def test_year_distractors_stay_on_the_answers_side_of_the_decades_the_sentence_names():
+    stats = CorpusStats([], latest_year=2024)
+    answer = Span(YEAR, "2005", "The conflict escalated in the 1990s but decreased from 2005 onward.")
+    assert same_form(Span(YEAR, "2002", "x"), answer, stats) and same_form(Span(YEAR, "2009", "x"), answer, stats)
+    assert not same_form(Span(YEAR, "1991", "x"), answer, stats) and not same_form(Span(YEAR, "1983", "x"), answer, stats)
+    before = Span(YEAR, "1953", "He started singing in 1953, rising to prominence in the 1960s.")
+    assert same_form(Span(YEAR, "1956", "x"), before, stats) and not same_form(Span(YEAR, "1968", "x"), before, stats)
+
+
 def test_a_name_used_as_another_kind_than_its_article_is_not_asked():
     stats = CorpusStats([], latest_year=2024, definitions=[(i, f"Land{i}", f"Land{i} is a country in Oceania.") for i in range(12)]
                         + [(99, "Tonga", "Tonga is a country in Polynesia.")])
@@ -685,6 +716,9 @@ def test_year_distractors_stay_on_the_answers_side_of_the_years_that_bound_the_s
     assert bounding_years("George III", "George III was King from 25 October 1760 until his death in 1820.") == {1820}
     assert bounding_years("Zhu Xi", "Zhu Xi taught at Mount Lu. He died in 1200 at his home.") == {1200}
     assert bounding_years("Adolf Hitler", "He was dictator from 1933 until his suicide in 1945.") == {1945}
+    assert bounding_years("Vertigo (film)", "Vertigo is a 1958 American psychological thriller film.") == {1958}  # a work's year
+    assert bounding_years("Dracula", "Dracula is an 1897 Gothic horror novel by Irish author Bram Stoker.") == {1897}
+    assert bounding_years("Paris", "Paris is a city. In 1958 it was a 1958 host.") == set()  # only the first sentence says what it is
     answer = Span(YEAR, "1933", "He became chancellor in 1933.")
     pool = [Span(YEAR, y, "") for y in ("1925", "1938", "1944", "1948", "1951", "1887")]
     stats = CorpusStats([], latest_year=2024)
