@@ -865,8 +865,8 @@ def on_the_answers_side(year: int, gold: int, bounds: Iterable[int]) -> bool:
 
 
 def _nearby_values(answer: Span, rng: np.random.Generator, title: str = "") -> list[str]:
-    """Wrong years or quantities near the answer, when neighbours offer too few (same_form then
-    keeps the plausible ones)."""
+    """Made-up wrong years or quantities near the answer, offered beside the neighbours' own (same_form
+    then keeps the plausible ones, and _same_kind draws three of the six nearest of all)."""
     if answer.kind == YEAR:
         value, step = int(answer.text), year_cycle(answer, title)
         if step > 1:  # every year of the cycle within MADE_UP_YEARS: 1900 and 1908 beside 1904's Games, not 1972
