@@ -7,7 +7,7 @@ paragraphs on four criteria, and the counts.
 
 Each round's seed is chosen before any of its questions is read (round 1: 20261130, round 2:
 20261201, round 3: 20261202, round 4: 20261203, round 5: 20261204,
-round 6: 20261205, round 7: 20261206, round 8: 20261207, round 9: 20261208, round 10: 20261209, round 11: 20261210, round 12: 20261211, round 13: 20261212, round 14: 20261213, round 15: 20261214, round 16: 20261215, round 17: 20261216, round 18: 20261217, round 19: 20261218, round 20: 20261219, round 21: 20261220, round 22: 20261221, round 23: 20261222, round 24: 20261223, round 25: 20261224, round 26: 20261225, round 27: 20261226, round 28: 20261227, round 29: 20261228, round 30: 20261229, round 31: 20261230, round 32: 20261231). One phrasing per base question is drawn: two phrasings of one question are one item
+round 6: 20261205, round 7: 20261206, round 8: 20261207, round 9: 20261208, round 10: 20261209, round 11: 20261210, round 12: 20261211, round 13: 20261212, round 14: 20261213, round 15: 20261214, round 16: 20261215, round 17: 20261216, round 18: 20261217, round 19: 20261218, round 20: 20261219, round 21: 20261220, round 22: 20261221, round 23: 20261222, round 24: 20261223, round 25: 20261224, round 26: 20261225, round 27: 20261226, round 28: 20261227, round 29: 20261228, round 30: 20261229, round 31: 20261230, round 32: 20261231, round 33: 20270101). One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made. Each reader gets the text of benchmarks/question_review_instructions.md
