@@ -40,7 +40,7 @@ import os
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -581,17 +581,23 @@ def placed_by_the_question(span: Span, title: str, stats: CorpusStats) -> str | 
     answer = _place_key(span.text)
     if not answer:
         return None
-    before, _, after = span.sentence.partition(span.text)
     own, answer_with = title_key(title), {_place_key(place) for place in stats.where(span.text)}
-    for part in (before, after):
-        words = _NAME_TOKEN.findall(part)
-        for start in (i for i, word in enumerate(words) if word[0].isupper()):
-            for end in range(start + 1, min(start + NAME_WORDS, len(words)) + 1):
-                name = " ".join(words[start:end])
-                if (title_key(name) != own and _place_key(name) not in answer_with
-                        and any(_place_key(place) == answer for place in stats.where(name))):
-                    return f"\"{name}\" in the question lies in the answer, by its article: it gives the answer away"
+    for name in names_around(span):
+        if (title_key(name) != own and _place_key(name) not in answer_with
+                and any(_place_key(place) == answer for place in stats.where(name))):
+            return f"\"{name}\" in the question lies in the answer, by its article: it gives the answer away"
     return None
+
+
+def names_around(span: Span) -> Iterator[str]:
+    """Every run of up to NAME_WORDS words that starts with a capital, as the sentence writes it ("George
+    H. W. Bush"), before the answer and then after it."""
+    before, _, after = span.sentence.partition(span.text)
+    for part in (before, after):
+        words = list(_NAME_TOKEN.finditer(part))
+        for start in (i for i, word in enumerate(words) if word.group()[0].isupper()):
+            for end in range(start + 1, min(start + NAME_WORDS, len(words)) + 1):
+                yield part[words[start].start():words[end - 1].end()]
 
 
 def _place_key(name: str) -> frozenset[str]:
@@ -934,6 +940,35 @@ def bounding_years(title: str, text: str) -> set[int]:
     return bounds | set(lifespan(text) or ()) | ({int(work.group(1))} if work else set())
 
 
+_FROM_TO = re.compile(r"\bfrom\b\D{0,30}?\b(\d{3,4})\b\D{0,40}?\b(?:to|until|till)\b\D{0,40}?\b(\d{3,4})\b"
+                      r"|\bbetween\b\D{0,30}?\b(\d{3,4})\b\D{0,12}?\band\b\D{0,30}?\b(\d{3,4})\b")
+
+
+def period_of(lead: str) -> tuple[int, int] | None:
+    """The years a thing lasted, as its article's first sentence gives them: "ruled from 1368 to 1644",
+    "the German state between 1933 and 1945", "president of the United States from 1989 to 1993",
+    "from its formation in 1922 until its dissolution in 1991", or a bracket with two years and a dash."""
+    first = lead.split(". ")[0]
+    found = _FROM_TO.search(first)
+    years = tuple(int(y) for y in found.groups() if y) if found else lifespan(first)
+    return years if years and years[0] < years[1] else None
+
+
+def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -> set[int]:
+    """Bounds that keep year distractors inside each period the sentence names around a year that
+    lies within it: "Coming of age during the Weimar Republic, he moved to Berlin in ___" (1918-1933),
+    "the Medal of Freedom by President George W. Bush in ___" (2001-2009) — a year outside is ruled
+    out by the sentence. Not the paragraph's own subject ("ruled from 960 to ___" is the period
+    asked), nor a period the answer begins or ends ("the dissolution of the Soviet Union in ___":
+    either side is a fair guess). As bounds for on_the_answers_side: the year before and the year after."""
+    gold, own, bounds = int(answer.text), title_key(title), set()
+    for name in names_around(answer):
+        period = period_of(lead(name) or "") if title_key(name) != own else None
+        if period and period[0] < gold < period[1]:
+            bounds |= {period[0] - 1, period[1] + 1}
+    return bounds
+
+
 LIFETIMES_APART = 30  # years between two people's lives beyond which one could not have met, taught or followed the other
 
 
@@ -1221,7 +1256,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         named = setting.named_by(span) if span.kind not in (YEAR, QUANTITY) else []
         related = setting.related(span)
         before, _, after = span.sentence.partition(span.text)
-        pool = [name for name in _same_kind(span, [*named, *nearby, *related], paragraph, finder.stats, rng, bounds, title)
+        years_within = bounds | period_bounds(span, title, setting.lead) if span.kind == YEAR else bounds
+        pool = [name for name in _same_kind(span, [*named, *nearby, *related], paragraph, finder.stats, rng, years_within, title)
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
         if span.kind == "person":

@@ -32,10 +32,13 @@ from sea.questions.cloze import (
     homeland_of,
     located,
     named_containers,
+    names_around,
     names_in,
     near_on_a_map,
     neighbours_only,
     nested,
+    period_bounds,
+    period_of,
     placed_alike,
     placed_by_the_question,
     problem_before_distractors,
@@ -969,6 +972,57 @@ def test_the_lead_of_the_subjects_article_bounds_its_years(finder):
         made[bool(bounds)] = years
     assert made[True] and max(made[True]) < 1945
     assert max(made[False]) > 1945  # without the bound, some options fall after his death
+
+
+LEADS = {"Weimar Republic": "The Weimar Republic was the German state from 1918 to 1933. It followed the Empire.",
+         "George W. Bush": "George Walker Bush is an American politician who was the 43rd president from 2001 to 2009.",
+         "Soviet Union": "The Soviet Union was a country from its formation in 1922 until its dissolution in 1991.",
+         "Song dynasty": "The Song dynasty was an imperial dynasty of China that ruled from 960 to 1279."}
+
+
+@pytest.mark.parametrize("lead, period", [
+    (LEADS["Weimar Republic"], (1918, 1933)), (LEADS["Soviet Union"], (1922, 1991)),
+    ("The Crimean War was fought from October 1853 to February 1856.", (1853, 1856)),
+    ("Nazi Germany was the German state between 1933 and 1945, when Hitler ruled.", (1933, 1945)),
+    ("Hafez (1325–1390) was a Persian poet.", (1325, 1390)),
+    ("Paris is the capital of France. It grew from 1850 to 1870.", None),  # only the first sentence says what the thing is
+    ("The Edo period is the period between 1600 or 1603 and 1868.", None),  # no clear start
+    ("Rome was a republic from 509 BC to 27 BC.", None)])  # not two years in order
+def test_a_period_is_read_from_the_first_sentence_of_its_article(lead, period):
+    assert period_of(lead) == period
+
+
+def test_names_around_a_blank_are_read_as_the_sentence_writes_them():
+    names = list(names_around(Span(YEAR, "2004", "She received the Medal of Freedom from President George W. Bush in 2004.")))
+    assert "George W. Bush" in names and "Medal of Freedom" in names and not any("2004" in name for name in names)
+
+
+def test_year_distractors_stay_inside_a_period_the_sentence_names(finder):
+    """Round 33: 1914 and 1915 for Brecht's move to Berlin "during the Weimar Republic"."""
+    assert period_bounds(Span(YEAR, "1924", "During the Weimar Republic, he moved to Berlin in 1924."), "Bertolt Brecht",
+                         LEADS.get) == {1917, 1934}
+    sentence = "During the Golden Twenties, he moved to Berlin in 1926."  # a period short enough to hold few of the nearest years
+    leads = {"Golden Twenties": "The Golden Twenties were a period of growth in Germany from 1924 to 1929."}
+    made = {}
+    for named, lead in ((False, lambda name: None), (True, leads.get)):
+        years = set()
+        for seed in range(15):
+            for draft, _ in cloze_drafts(94, "Bertolt Brecht", sentence, lambda: [Span(YEAR, str(y), "") for y in range(1905, 1946, 2)],
+                                         finder, lambda texts: np.ones((len(texts), 2)), n=1, variants=1, seed=seed,
+                                         setting=Setting(lead=lead))[0]:
+                years.update(int(option) for option in draft.options)
+        made[named] = years
+    assert made[True] and 1924 <= min(made[True]) and max(made[True]) <= 1929
+    assert min(made[False]) < 1924 or max(made[False]) > 1929  # without the period, some options fall outside it
+
+
+@pytest.mark.parametrize("sentence, year, title", [
+    ("The Song dynasty ruled China from 960 to 1279.", "1279", "Song dynasty"),  # the subject's own period is the fact asked
+    ("The Song dynasty ruled China, and Su Shi wrote in 1100.", "1100", "Song dynasty"),
+    ("It was formed after the dissolution of the Soviet Union in 1991.", "1991", "Commonwealth of Independent States"),  # the end itself
+    ("Lenin was born in 1870 and later led the Soviet Union.", "1870", "Vladimir Lenin")])  # a year outside the period
+def test_no_period_bounds_its_own_subject_its_ends_or_a_year_outside_it(sentence, year, title):
+    assert period_bounds(Span(YEAR, year, sentence), title, LEADS.get) == set()
 
 
 def test_no_distractor_the_question_names_in_another_form():
