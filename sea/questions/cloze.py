@@ -940,14 +940,16 @@ def bounding_years(title: str, text: str) -> set[int]:
     return bounds | set(lifespan(text) or ()) | ({int(work.group(1))} if work else set())
 
 
-_FROM_TO = re.compile(r"\bfrom\b\D{0,30}?\b(\d{3,4})\b\D{0,40}?\b(?:to|until|till)\b\D{0,40}?\b(\d{3,4})\b"
+_DAY_OR_WORD = r"(?:\D|\b\d{1,2}\b)"  # "from 20 June 1837": a day of the month is no year
+_FROM_TO = re.compile(rf"\bfrom\b{_DAY_OR_WORD}{{0,30}}?\b(\d{{3,4}})\b{_DAY_OR_WORD}{{0,40}}?\b(?:to|until|till)\b{_DAY_OR_WORD}{{0,40}}?\b(\d{{3,4}})\b"
                       r"|\bbetween\b\D{0,30}?\b(\d{3,4})\b\D{0,12}?\band\b\D{0,30}?\b(\d{3,4})\b")
 
 
 def period_of(lead: str) -> tuple[int, int] | None:
     """The years a thing lasted, as its article's first sentence gives them: "ruled from 1368 to 1644",
     "the German state between 1933 and 1945", "president of the United States from 1989 to 1993",
-    "from its formation in 1922 until its dissolution in 1991", or a bracket with two years and a dash."""
+    "Queen from 20 June 1837 until her death on 22 January 1901", "from its formation in 1922 until its
+    dissolution in 1991", or a bracket with two years and a dash."""
     first = lead.split(". ")[0]
     found = _FROM_TO.search(first)
     years = tuple(int(y) for y in found.groups() if y) if found else lifespan(first)
@@ -967,6 +969,18 @@ def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -
         if period and period[0] < gold < period[1]:
             bounds |= {period[0] - 1, period[1] + 1}
     return bounds
+
+
+def era_of(lead: str) -> tuple[int, int] | None:
+    """When a person lived, or else when they held the office their article's first sentence dates (period_of)."""
+    return lifespan(lead) or period_of(lead)
+
+
+def years_spanned(sentence: str) -> tuple[int, int] | None:
+    """The first and last year a sentence names ("In 1770, he married ___": 1770), or None: the era of a
+    person asked about in it when their own article does not date them."""
+    years = dates_named(sentence)
+    return (min(years), max(years)) if years else None
 
 
 LIFETIMES_APART = 30  # years between two people's lives beyond which one could not have met, taught or followed the other
@@ -1261,8 +1275,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
         if span.kind == "person":
-            life = lifespan(setting.lead(span.text) or "")
-            pool = [name for name in pool if contemporaries(life, lifespan(setting.lead(name) or ""))]
+            era = lifespan(setting.lead(span.text) or "") or years_spanned(span.sentence)
+            pool = [name for name in pool if contemporaries(era, era_of(setting.lead(name) or ""))]
         if span.kind == "place" and about_the_sea(span.sentence) and not landlocked(setting.lead(span.text)):  # Hungary's sea is another's
             pool = [name for name in pool if not landlocked(setting.lead(name))]
         if len(pool) < 3:

@@ -25,6 +25,7 @@ from sea.questions.cloze import (
     contemporaries,
     cut_from_its_paragraph,
     dates_named,
+    era_of,
     kind_problem,
     landlocked,
     lifespan,
@@ -44,6 +45,7 @@ from sea.questions.cloze import (
     problem_before_distractors,
     games_held,
     year_cycle,
+    years_spanned,
     same_form,
     same_name,
     takes_the,
@@ -958,6 +960,28 @@ def test_a_lifespan_bounds_the_subject_and_keeps_people_to_their_era():
     assert {"Nicolas Poussin", "Pieter Bruegel"} & set(options[False])  # the nearest by their vectors, but for their era
 
 
+def test_a_person_whose_own_article_gives_no_dates_takes_distractors_of_the_sentences_era():
+    """Round 33: Queen Victoria, Elizabeth I and Mary I as whom Louis XVI married in 1770."""
+    assert era_of("Victoria was Queen of the United Kingdom from 20 June 1837 until her death on 22 January 1901.") == (1837, 1901)
+    assert era_of("Nicolas Poussin (June 1594 – 19 November 1665) was a painter.") == (1594, 1665)
+    assert years_spanned("In 1770, he married Marie Antoinette.") == (1770, 1770) and years_spanned("He married her.") is None
+    finder = EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=PAINTERS))
+    leads = {name: lead for _, name, lead in PAINTERS if name != "Paul Gauguin"}  # the answer's own article gives no dates
+    painters = [finder.stats.as_span(doc_id, "person") for doc_id, _, _ in PAINTERS]
+    vectors = {name: np.array([0.6, 0.8]) for _, name, _ in PAINTERS} | {"Nicolas Poussin": np.array([0.7, 0.71]),
+                                                                         "Pieter Bruegel": np.array([0.69, 0.72])}
+    vectors["Paul Gauguin"] = np.array([1.0, 0.0])
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
+    options = {}
+    for para_id, dated, text in ((95, True, "Hokusai's prints influenced Paul Gauguin in Paris in 1888."),
+                                 (96, False, "Hokusai's prints influenced Paul Gauguin in Paris.")):
+        setting = Setting(related=lambda span: painters, linked=NAME_EACH_OTHER, lead=leads.get)
+        drafts = cloze_drafts(para_id, "Hokusai", text, list, finder, encode, n=2, variants=1, seed=0, setting=setting)[0]
+        [options[dated]] = [draft.options for draft, _ in drafts if "Paul Gauguin" in draft.options]
+    assert not {"Nicolas Poussin", "Pieter Bruegel"} & set(options[True])
+    assert {"Nicolas Poussin", "Pieter Bruegel"} & set(options[False])  # an undated sentence: no era to keep to
+
+
 def test_the_lead_of_the_subjects_article_bounds_its_years(finder):
     """A later paragraph about Hitler does not repeat his dates; the lead of his article does."""
     text = "His armies lost Paris in 1944. His party was banned in 1956."
@@ -985,6 +1009,7 @@ LEADS = {"Weimar Republic": "The Weimar Republic was the German state from 1918 
     ("The Crimean War was fought from October 1853 to February 1856.", (1853, 1856)),
     ("Nazi Germany was the German state between 1933 and 1945, when Hitler ruled.", (1933, 1945)),
     ("Hafez (1325–1390) was a Persian poet.", (1325, 1390)),
+    ("Elizabeth I was Queen of England from 17 November 1558 until her death in 1603.", (1558, 1603)),  # a day is no year
     ("Paris is the capital of France. It grew from 1850 to 1870.", None),  # only the first sentence says what the thing is
     ("The Edo period is the period between 1600 or 1603 and 1868.", None),  # no clear start
     ("Rome was a republic from 509 BC to 27 BC.", None)])  # not two years in order
