@@ -1335,6 +1335,12 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             if len(pool) < 3:
                 dropped.append((span.text, "a country set among countries, and fewer than three distractors near them on a map"))
                 continue
+        if borders and linked is not None:  # Palestine beside Egypt for Israel's southwest: it borders Israel too
+            around = geography.land_neighbours(title)
+            pool, linked = keep_where(pool, linked, [geography.country_code(name) not in around for name in pool])
+            if len(pool) < 3:
+                dropped.append((span.text, "a sentence about a country's borders, and fewer than three distractors that do not border it too"))
+                continue
         distractors, closeness = _most_tempting(span, pool, vectors, context, articles, finder.stats, linked)
         if len(distractors) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors close to the answer but not paraphrases"))

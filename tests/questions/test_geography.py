@@ -64,3 +64,23 @@ def test_a_country_in_a_sentence_about_its_borders_takes_no_distractor_far_away(
     assert options("Uruguay") == [{"Brazil", "Chile", "Bolivia", "Peru"}]
     assert options("Tango") == [{"Brazil", "Chile", "Bolivia", "Peru"}]  # set beside Argentina and Uruguay, no country's own article
     assert geography.among("Brazil", text, "Tango", about_borders=True) == {"AR", "UY"}
+
+
+def test_no_distractor_borders_the_country_whose_borders_the_sentence_gives():
+    """Round 33: Palestine beside Egypt for Israel's southwest, when it borders Israel too."""
+    assert geography.land_neighbours("Bolivia") == {"BR", "PY", "AR", "CL", "PE"} and geography.land_neighbours("Tango") == set()
+    countries = (*SOUTH_AMERICA, "Paraguay")
+    finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
+                                      definitions=[*[(i, name, f"{name} is a country in South America.") for i, name in enumerate(countries)],
+                                                   *[(20 + i, name, f"{name} is a country in Europe.") for i, name in enumerate(ELSEWHERE)]]))
+    text = "Bolivia is bordered by Brazil to the north and east, Paraguay to the southeast and Argentina to the south."
+    pool = [finder.stats.as_span(doc_id, "place") for doc_id in (0, 4, 5, 6, 8)]  # Uruguay, Colombia, Ecuador, Chile, Peru
+    tempting = {"Brazil": [1.0, 0.0], "Chile": [0.8, 0.6], "Peru": [0.8, 0.6]}  # Bolivia's other neighbours tempt most
+    encode = lambda texts: np.array([tempting.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
+
+    def options(title):
+        made, _ = cloze_drafts(2, title, text, list, finder, encode, n=3, variants=1, seed=0,
+                               setting=Setting(related=lambda span: pool, linked=lambda answer, names: [2] * len(names)))
+        return [set(draft.options) for draft, _ in made if draft.answer == "Brazil"]
+    assert options("Bolivia") == [{"Brazil", "Uruguay", "Colombia", "Ecuador"}]
+    assert options("Tango") and {"Chile", "Peru"} <= options("Tango")[0]  # no country's own borders: the most tempting stay
