@@ -1335,6 +1335,11 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             if len(pool) < 3:
                 dropped.append((span.text, "a country set among countries, and fewer than three distractors near them on a map"))
                 continue
+        if linked is not None and geography.country_code(span.text):  # Luxembourg beside France stands out by its size
+            pool, linked = keep_where(pool, linked, geography.alike_in_size(span.text, pool))
+            if len(pool) < 3:
+                dropped.append((span.text, f"a country, and fewer than three distractors within {geography.SIZES_APART:.0f} times its size"))
+                continue
         if borders and linked is not None:  # Palestine beside Egypt for Israel's southwest: it borders Israel too
             around = geography.land_neighbours(title)
             pool, linked = keep_where(pool, linked, [geography.country_code(name) not in around for name in pool])

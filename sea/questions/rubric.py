@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from sea.choices import LETTERS
+from sea.questions import geography
 from sea.questions.cloze import (
     CorpusStats,
     article_for,
@@ -38,6 +39,7 @@ CRITERIA = {
     "well_formed": "the quoted sentence has balanced quotes and brackets",
     "placed_alike": "every option's article places it where the answer's places the answer, when that names a place",
     "on_cycle": "year options keep the answer's four-year cycle (Olympics, World Cups, a listed cycle), Games only in years they were held",
+    "alike_in_size": f"no country option is over {geography.SIZES_APART:.0f} times larger or smaller than a country answer (population and area)",
 }
 _CLOZE = re.compile(r"\"([^\"]*" + re.escape(BLANK) + r"[^\"]*)\"")
 
@@ -99,4 +101,5 @@ def check(finder: EntityFinder, question: Question, title: str, paragraph: str) 
         "well_formed": balanced(cloze),
         "placed_alike": _placed_alike(finder.stats, without_the(without_article(gold)), [without_the(b) for b in bare]),
         "on_cycle": _on_cycle(cloze, title, without_article(gold), bare),
+        "alike_in_size": all(geography.alike_in_size(without_article(gold), bare)),
     }

@@ -542,6 +542,9 @@ def test_the_rubric_flags_each_fault(finder):
     held = _question(winter, ["2014", "2010", "1994", "2018"], 0)
     skipped = _question(winter, ["2014", "1946", "1950", "1994"], 0)  # on the cycle, but no Winter Games were held then
     assert check(finder, held, "Figure skating", "x")["on_cycle"] and not check(finder, skipped, "Figure skating", "x")["on_cycle"]
+    tiny = _question('Fill in the blank about Grotius: "He wrote in exile in _____."', ["France", "Luxembourg", "Spain", "Italy"], 0)
+    assert not check(finder, tiny, "Hugo Grotius", "He wrote in exile in France.")["alike_in_size"]  # 153 times smaller
+    assert check(finder, countries, "Khartoum", "It is the capital of Sudan.")["alike_in_size"]
 
 
 def test_names_that_share_only_their_kind_are_different_things():

@@ -84,3 +84,20 @@ def test_no_distractor_borders_the_country_whose_borders_the_sentence_gives():
         return [set(draft.options) for draft, _ in made if draft.answer == "Brazil"]
     assert options("Bolivia") == [{"Brazil", "Uruguay", "Colombia", "Ecuador"}]
     assert options("Tango") and {"Chile", "Peru"} <= options("Tango")[0]  # no country's own borders: the most tempting stay
+
+
+def test_a_country_far_larger_or_smaller_than_the_answer_is_no_distractor():
+    """Rounds 16-34: Luxembourg beside France, Bhutan beside India, San Marino beside Italy stand out by their size."""
+    assert 140 < geography.times_apart("France", "Luxembourg") == geography.times_apart("Luxembourg", "France") < 170
+    assert geography.times_apart("France", "Belgium") < 20 and geography.times_apart("France", "Atlantis") is None
+    assert geography.alike_in_size("Italy", ["San Marino", "Austria", "Atlantis"]) == [False, True, True]  # Atlantis: cannot tell
+    europe = ("France", "Luxembourg", "Belgium", "Spain", "Italy", "Germany", "Poland", "Norway", "Greece", "Austria")
+    finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
+                                      definitions=[(i, name, f"{name} is a country in Western Europe.") for i, name in enumerate(europe)]))
+    text = "Grotius wrote most of his major works in exile in France."
+    pool = [finder.stats.as_span(doc_id, "place") for doc_id in (1, 2, 3, 4)]  # Luxembourg, Belgium, Spain, Italy
+    tempting = {"France": [1.0, 0.0], "Luxembourg": [0.8, 0.6]}  # the smallest tempts most
+    encode = lambda texts: np.array([tempting.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
+    made, _ = cloze_drafts(3, "Hugo Grotius", text, list, finder, encode, n=1, variants=1, seed=0,
+                           setting=Setting(related=lambda span: pool, linked=lambda answer, names: [2] * len(names)))
+    assert [set(draft.options) for draft, _ in made] == [{"France", "Belgium", "Spain", "Italy"}]
