@@ -92,6 +92,14 @@ _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march
 _DECADE = re.compile(r"\b(1[0-9]{2}|20[0-9])0s\b")  # "in the 1960s"
 # "60 mm (2.4 in)", "12 metres [39 feet]": the second is arithmetic ("[12]" is a citation)
 _CONVERSION = re.compile(r"^\s*(?:\(|\[(?=[^\]]*[A-Za-z]))\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")
+_OR_CONVERSION = (re.compile(r"\d\s*(?:[A-Z][a-z]+\s+)?([^\W\d_][\w.]*),?\s+or\s*$"),  # "5,280 English feet, or ___"
+                  re.compile(r"^,?\s+or\s+(?:about\s+|approximately\s+)?\d[\d,.]*\s*([^\W\d_][\w.]*)"))  # "___, or 5,280 feet"
+
+
+def converted(answer: Span, before: str, after: str) -> bool:
+    """Is a quantity the same figure as one beside it in another unit ("5,280 feet, or ___ yards")?"""
+    found = _OR_CONVERSION[0].search(before) or _OR_CONVERSION[1].match(after)
+    return found is not None and found.group(1) != QUANTITY_FORM.match(answer.text).group(2)
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
 MADE_UP_YEARS = 29  # made-up distractor years within this many years of the answer
@@ -534,7 +542,7 @@ def answer_problem(span: Span, title: str) -> str | None:
     if before.endswith(("-", "–")) or after.startswith(("-", "–")):
         return "part of a compound word (\"Indo-___\")"
     if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")
-                                          or span.kind == QUANTITY and before.rstrip().endswith("[")):
+                                          or span.kind == QUANTITY and (before.rstrip().endswith("[") or converted(span, before, after))):
         return "a number computable from the sentence (a unit conversion)"
     if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
             and len(set(YEAR_FORM.findall(span.sentence))) > 1:
@@ -913,13 +921,13 @@ def lifespan(text: str) -> tuple[int, int] | None:
 
 
 _SEA = re.compile(r"\bcoast(?:s|al|line|lines)?\b|\bmaritime\b|\bports?\b|\bnaval\b|\bseaboard\b|\bshores?\b"
-                  r"|\b(?:sea|seas|ocean|gulf|bay|strait)\b(?! level)|\bvoyage\b|\bsail(?:s|ed|ing)?\b", re.IGNORECASE)
+                  r"|\b(?:sea|seas|ocean|gulf|bay|strait|archipelagos?)\b(?! level)|\bvoyage\b|\bsail(?:s|ed|ing)?\b", re.IGNORECASE)
 _LANDLOCKED = re.compile(r"\blandlocked\b", re.IGNORECASE)
 
 
 def about_the_sea(sentence: str) -> bool:
     """Does the sentence put its places by the sea ("the coasts of present-day ___", "maritime borders
-    … in the Persian Gulf", "a voyage to ___")? Then a landlocked distractor is ruled out by a map."""
+    … in the Persian Gulf", "a voyage to ___", "an archipelago in northern ___")? Then a landlocked distractor is ruled out by a map."""
     return _SEA.search(sentence) is not None
 
 

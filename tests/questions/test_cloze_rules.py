@@ -236,6 +236,11 @@ def test_a_unit_conversion_is_not_a_question():
     sentence = "It is relatively shallow, with a mean depth of 12 metres [39 feet]."
     assert "unit conversion" in answer_problem(Span(QUANTITY, "12 metres", sentence), "Lake Winnipeg")
     assert "unit conversion" in answer_problem(Span(QUANTITY, "39 feet", sentence), "Lake Winnipeg")
+    sentence = "It is based on the older English unit of length equal to 5,280 English feet, or 1,760 yards."  # round 35
+    assert "unit conversion" in answer_problem(Span(QUANTITY, "1,760 yards", sentence), "Mile")
+    assert "unit conversion" in answer_problem(Span(QUANTITY, "1,760 yards", "It is 1,760 yards, or 5,280 feet, long."), "Mile")
+    alternative = "The river is 120 km or 200 km with its tributaries."  # the same unit: another figure, not a conversion
+    assert answer_problem(Span(QUANTITY, "200 km", alternative), "Volga") is None
     cited = "It is relatively shallow, with a mean depth of 12 metres [12]."  # a citation, not a conversion
     assert answer_problem(Span(QUANTITY, "12 metres", cited), "Lake Winnipeg") is None
     sentence = "In 1925, the 600th anniversary of its founding in 1325 was marked."
@@ -848,6 +853,7 @@ def test_a_place_in_a_sentence_about_borders_takes_only_linked_names():
 
 def test_a_landlocked_place_is_no_distractor_by_the_sea():
     assert about_the_sea("It held the coasts of present-day Montenegro and Albania.") and about_the_sea("maritime borders in the Gulf")
+    assert about_the_sea("Novaya Zemlya is an archipelago in northern Russia.")  # round 35: no Belarus
     assert not about_the_sea("More than 100 peaks exceed 7,000 metres above sea level.") and not about_the_sea("It borders Hungary.")
     assert landlocked("Serbia, officially the Republic of Serbia, is a landlocked country in Southeastern Europe. It borders Hungary.")
     assert not landlocked("South Africa is a country. It surrounds the landlocked Lesotho.") and not landlocked(None)
