@@ -597,11 +597,15 @@ def placed_by_the_question(span: Span, title: str, stats: CorpusStats) -> str | 
     return None
 
 
+_ONE_WORD = re.compile(r"[\w'’]+")  # "David", not "Austria-Hungary" or "Weimar Republic"
+_NAME_BREAK = re.compile(r"[,;:()\[\]\"“”]")  # a name does not run across these
+
+
 def names_around(span: Span) -> Iterator[str]:
-    """Every run of up to NAME_WORDS words that starts with a capital, as the sentence writes it ("George
-    H. W. Bush"), before the answer and then after it."""
+    """Every run of up to NAME_WORDS words that starts with a capital and does not cross a comma or a
+    bracket, as the sentence writes it ("George H. W. Bush"), before the answer and then after it."""
     before, _, after = span.sentence.partition(span.text)
-    for part in (before, after):
+    for part in (piece for side in (before, after) for piece in _NAME_BREAK.split(side)):
         words = list(_NAME_TOKEN.finditer(part))
         for start in (i for i, word in enumerate(words) if word.group()[0].isupper()):
             for end in range(start + 1, min(start + NAME_WORDS, len(words)) + 1):
@@ -934,7 +938,7 @@ def about_the_sea(sentence: str) -> bool:
 def landlocked(lead: str | None) -> bool:
     """Does an article's first sentence say its subject is landlocked ("Serbia … is a landlocked country")?
     (Not a later one: South Africa's lead names landlocked Lesotho.)"""
-    return lead is not None and _LANDLOCKED.search(lead.split(". ")[0]) is not None
+    return lead is not None and _LANDLOCKED.search(first_sentence(lead)) is not None
 
 
 def bounding_years(title: str, text: str) -> set[int]:
@@ -948,20 +952,34 @@ def bounding_years(title: str, text: str) -> set[int]:
     return bounds | set(lifespan(text) or ()) | ({int(work.group(1))} if work else set())
 
 
+_SENTENCE_BREAK = re.compile(r"(?<![A-Z])(?<!\bc)(?<!\bca)(?<!\bSt)(?<!\bNo)(?<!\bU\.S)\.\s+(?=[A-Z\"“(])")  # not "c. 1162", "H. W.", "U.S."
+
+
+def first_sentence(text: str) -> str:
+    return _SENTENCE_BREAK.split(text, maxsplit=1)[0]
+
+
 _DAY_OR_WORD = r"(?:\D|\b\d{1,2}\b)"  # "from 20 June 1837": a day of the month is no year
-_FROM_TO = re.compile(rf"\bfrom\b{_DAY_OR_WORD}{{0,30}}?\b(\d{{3,4}})\b{_DAY_OR_WORD}{{0,40}}?\b(?:to|until|till)\b{_DAY_OR_WORD}{{0,40}}?\b(\d{{3,4}})\b"
-                      r"|\bbetween\b\D{0,30}?\b(\d{3,4})\b\D{0,12}?\band\b\D{0,30}?\b(\d{3,4})\b")
+_PERIOD_YEAR = r"(?<![\d,.])(\d{3,4})(?!\d|,\d|\s*(?:BCE?|B\.C\.)\b)"  # not "1,200", nor "753 BC"
+_NOT_A_COUNT = r"(?!\s+(?:people|persons|inhabitants|residents|members|metres|meters|feet|km|kilometres|miles|tons|tonnes)\b)"
+_FROM_TO = re.compile(rf"\bfrom\b{_DAY_OR_WORD}{{0,30}}?{_PERIOD_YEAR}{_DAY_OR_WORD}{{0,40}}?\b(?:to|until|till)\b"
+                      rf"{_DAY_OR_WORD}{{0,40}}?{_PERIOD_YEAR}{_NOT_A_COUNT}"
+                      rf"|\bbetween\b{_DAY_OR_WORD}{{0,30}}?{_PERIOD_YEAR}{_DAY_OR_WORD}{{0,12}}?\band\b"
+                      rf"{_DAY_OR_WORD}{{0,30}}?{_PERIOD_YEAR}{_NOT_A_COUNT}", re.IGNORECASE)
+PERIOD_SHORTEST = 4  # years: a shorter period ("written between 1599 and 1601") leaves too few years to offer
 
 
 def period_of(lead: str) -> tuple[int, int] | None:
     """The years a thing lasted, as its article's first sentence gives them: "ruled from 1368 to 1644",
     "the German state between 1933 and 1945", "president of the United States from 1989 to 1993",
     "Queen from 20 June 1837 until her death on 22 January 1901", "from its formation in 1922 until its
-    dissolution in 1991", or a bracket with two years and a dash."""
-    first = lead.split(". ")[0]
-    found = _FROM_TO.search(first)
-    years = tuple(int(y) for y in found.groups() if y) if found else lifespan(first)
-    return years if years and years[0] < years[1] else None
+    dissolution in 1991", or a bracket with two years and a dash; from the first start to the last end
+    where it names several ("president from 1848 to 1852 and emperor from 1852 until 1870")."""
+    first = first_sentence(lead)
+    spans = [years for found in _FROM_TO.finditer(first) if (years := [int(y) for y in found.groups() if y])[0] < years[1]]
+    if not spans:
+        return lifespan(first)
+    return min(start for start, _ in spans), max(end for _, end in spans)
 
 
 def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -> set[int]:
@@ -970,11 +988,12 @@ def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -
     "the Medal of Freedom by President George W. Bush in ___" (2001-2009) — a year outside is ruled
     out by the sentence. Not the paragraph's own subject ("ruled from 960 to ___" is the period
     asked), nor a period the answer begins or ends ("the dissolution of the Soviet Union in ___":
-    either side is a fair guess). As bounds for on_the_answers_side: the year before and the year after."""
+    either side is a fair guess), nor a name of one word ("David" is also a statue) or a period shorter than
+    PERIOD_SHORTEST years. As bounds for on_the_answers_side: the year before and the year after."""
     gold, own, bounds = int(answer.text), title_key(title), set()
     for name in names_around(answer):
-        period = period_of(lead(name) or "") if title_key(name) != own else None
-        if period and period[0] < gold < period[1]:
+        period = period_of(lead(name) or "") if _ONE_WORD.fullmatch(name) is None and title_key(name) != own else None
+        if period and period[0] < gold < period[1] and period[1] - period[0] >= PERIOD_SHORTEST:
             bounds |= {period[0] - 1, period[1] + 1}
     return bounds
 
@@ -1283,7 +1302,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
         if span.kind == "person":
-            era = lifespan(setting.lead(span.text) or "") or years_spanned(span.sentence)
+            era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence)
             pool = [name for name in pool if contemporaries(era, era_of(setting.lead(name) or ""))]
         if span.kind == "place" and about_the_sea(span.sentence) and not landlocked(setting.lead(span.text)):  # Hungary's sea is another's
             pool = [name for name in pool if not landlocked(setting.lead(name))]
@@ -1348,8 +1367,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             if len(pool) < 3:
                 dropped.append((span.text, f"a country, and fewer than three distractors within {geography.SIZES_APART:.0f} times its size"))
                 continue
-        if borders and linked is not None:  # Palestine beside Egypt for Israel's southwest: it borders Israel too
-            around = geography.land_neighbours(title)
+        around = geography.land_neighbours(title) if borders else frozenset()
+        if linked is not None and geography.country_code(span.text) in around:  # Palestine beside Egypt for Israel's southwest
             pool, linked = keep_where(pool, linked, [geography.country_code(name) not in around for name in pool])
             if len(pool) < 3:
                 dropped.append((span.text, "a sentence about a country's borders, and fewer than three distractors that do not border it too"))

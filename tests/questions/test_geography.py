@@ -91,6 +91,7 @@ def test_a_country_far_larger_or_smaller_than_the_answer_is_no_distractor():
     assert 140 < geography.times_apart("France", "Luxembourg") == geography.times_apart("Luxembourg", "France") < 170
     assert geography.times_apart("France", "Belgium") < 20 and geography.times_apart("France", "Atlantis") is None
     assert geography.alike_in_size("Italy", ["San Marino", "Austria", "Atlantis"]) == [False, True, True]  # Atlantis: cannot tell
+    assert geography.times_apart("Italy", "Vatican City") > 10_000  # GeoNames gives the Vatican no area: its population alone
     europe = ("France", "Luxembourg", "Belgium", "Spain", "Italy", "Germany", "Poland", "Norway", "Greece", "Austria")
     finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
                                       definitions=[(i, name, f"{name} is a country in Western Europe.") for i, name in enumerate(europe)]))
