@@ -94,12 +94,6 @@ _DECADE = re.compile(r"\b(1[0-9]{2}|20[0-9])0s\b")  # "in the 1960s"
 _CONVERSION = re.compile(r"^\s*(?:\(|\[(?=[^\]]*[A-Za-z]))\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")
 _OR_CONVERSION = (re.compile(r"\d\s*(?:[A-Z][a-z]+\s+)?([^\W\d_][\w.]*),?\s+or\s*$"),  # "5,280 English feet, or ___"
                   re.compile(r"^,?\s+or\s+(?:about\s+|approximately\s+)?\d[\d,.]*\s*([^\W\d_][\w.]*)"))  # "___, or 5,280 feet"
-
-
-def converted(answer: Span, before: str, after: str) -> bool:
-    """Is a quantity the same figure as one beside it in another unit ("5,280 feet, or ___ yards")?"""
-    found = _OR_CONVERSION[0].search(before) or _OR_CONVERSION[1].match(after)
-    return found is not None and found.group(1) != QUANTITY_FORM.match(answer.text).group(2)
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
 MADE_UP_YEARS = 29  # made-up distractor years within this many years of the answer
@@ -522,6 +516,12 @@ def article_before(span: Span, article: re.Pattern) -> str | None:
         if span.sentence.startswith(span.text, found.end()):
             return found.group(0)[:-1]
     return None
+
+
+def converted(answer: Span, before: str, after: str) -> bool:
+    """Is a quantity the same figure as one beside it in another unit ("5,280 feet, or ___ yards")?"""
+    found = _OR_CONVERSION[0].search(before) or _OR_CONVERSION[1].match(after)
+    return found is not None and found.group(1) != QUANTITY_FORM.match(answer.text).group(2)
 
 
 def answer_problem(span: Span, title: str) -> str | None:
@@ -956,6 +956,7 @@ _SENTENCE_BREAK = re.compile(r"(?<![A-Z])(?<!\bc)(?<!\bca)(?<!\bSt)(?<!\bNo)(?<!
 
 
 def first_sentence(text: str) -> str:
+    """An article's first sentence, read past "c. 1162", initials and "U.S."."""
     return _SENTENCE_BREAK.split(text, maxsplit=1)[0]
 
 
