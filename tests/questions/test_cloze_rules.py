@@ -992,18 +992,22 @@ def test_a_person_whose_own_article_gives_no_dates_takes_distractors_of_the_sent
     assert {"Nicolas Poussin", "Pieter Bruegel"} & set(options[False])  # an undated sentence: no era to keep to
 
 
+def _years_offered(finder, para_id: int, title: str, text: str, neighbours: range, setting: Setting) -> set[int]:
+    """Every year option the drafts of a paragraph offer over 15 seeds, the neighbours writing `neighbours`."""
+    years = set()
+    for seed in range(15):
+        for draft, _ in cloze_drafts(para_id, title, text, lambda: [Span(YEAR, str(y), "") for y in neighbours], finder,
+                                     lambda texts: np.ones((len(texts), 2)), n=1, variants=1, seed=seed, setting=setting)[0]:
+            years.update(int(option) for option in draft.options)
+    return years
+
+
 def test_the_lead_of_the_subjects_article_bounds_its_years(finder):
     """A later paragraph about Hitler does not repeat his dates; the lead of his article does."""
     text = "His armies lost Paris in 1944. His party was banned in 1956."
     made = {}
     for bounds in (frozenset(), frozenset(bounding_years("Adolf Hitler", "Adolf Hitler (20 April 1889 – 30 April 1945) was …"))):
-        years = set()
-        for seed in range(15):
-            for draft, _ in cloze_drafts(93, "Adolf Hitler", text, lambda: [Span(YEAR, str(y), "") for y in range(1920, 1961, 3)],
-                                         finder, lambda texts: np.ones((len(texts), 2)), n=1, variants=1, seed=seed,
-                                         setting=Setting(subject_bounds=bounds))[0]:
-                years.update(int(option) for option in draft.options)
-        made[bool(bounds)] = years
+        made[bool(bounds)] = _years_offered(finder, 93, "Adolf Hitler", text, range(1920, 1961, 3), Setting(subject_bounds=bounds))
     assert made[True] and max(made[True]) < 1945
     assert max(made[False]) > 1945  # without the bound, some options fall after his death
 
@@ -1045,15 +1049,8 @@ def test_year_distractors_stay_inside_a_period_the_sentence_names(finder):
                          LEADS.get) == {1917, 1934}
     sentence = "During the Golden Twenties, he moved to Berlin in 1926."  # a period short enough to hold few of the nearest years
     leads = {"Golden Twenties": "The Golden Twenties were a period of growth in Germany from 1924 to 1929."}
-    made = {}
-    for named, lead in ((False, lambda name: None), (True, leads.get)):
-        years = set()
-        for seed in range(15):
-            for draft, _ in cloze_drafts(94, "Bertolt Brecht", sentence, lambda: [Span(YEAR, str(y), "") for y in range(1905, 1946, 2)],
-                                         finder, lambda texts: np.ones((len(texts), 2)), n=1, variants=1, seed=seed,
-                                         setting=Setting(lead=lead))[0]:
-                years.update(int(option) for option in draft.options)
-        made[named] = years
+    made = {named: _years_offered(finder, 94, "Bertolt Brecht", sentence, range(1905, 1946, 2), Setting(lead=lead))
+            for named, lead in ((False, lambda name: None), (True, leads.get))}
     assert made[True] and 1924 <= min(made[True]) and max(made[True]) <= 1929
     assert min(made[False]) < 1924 or max(made[False]) > 1929  # without the period, some options fall outside it
 

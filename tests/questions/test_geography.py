@@ -47,19 +47,30 @@ def test_a_distractor_must_lie_about_as_near_as_the_answer():
     assert geography.within_reach("Atlantis", names, frozenset({"UY"})) is None  # an answer not on the map: no rule
 
 
-def test_a_country_in_a_sentence_about_its_borders_takes_no_distractor_far_away():
-    finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
-                                      definitions=[*[(i, name, f"{name} is a country in South America.") for i, name in enumerate(SOUTH_AMERICA)],
-                                                   *[(10 + i, name, f"{name} is a country in Europe.") for i, name in enumerate(ELSEWHERE)]]))
-    text = "Uruguay is bordered by Argentina to its west and Brazil to its north."
-    pool = [finder.stats.as_span(doc_id, "place") for doc_id in range(3, 9)]  # Venezuela, Colombia, Ecuador, Chile, Bolivia, Peru
-    tempting = {"Brazil": [1.0, 0.0], "Venezuela": [0.8, 0.6], "Colombia": [0.8, 0.6], "Ecuador": [0.8, 0.6]}  # the far ones tempt most
-    encode = lambda texts: np.array([tempting.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
+def _countries_finder(countries: tuple[str, ...]) -> EntityFinder:
+    """A finder whose knowledge base defines these countries in South America and ELSEWHERE's in Europe."""
+    return EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
+                                    definitions=[*[(i, name, f"{name} is a country in South America.") for i, name in enumerate(countries)],
+                                                 *[(20 + i, name, f"{name} is a country in Europe.") for i, name in enumerate(ELSEWHERE)]]))
 
-    def options(title):
-        made, _ = cloze_drafts(1, title, text, list, finder, encode, n=2, variants=1, seed=0,
-                               setting=Setting(related=lambda span: pool, linked=lambda answer, names: [2] * len(names)))
-        return [set(draft.options) for draft, _ in made if draft.answer == "Brazil"]
+
+def _options(finder: EntityFinder, para_id: int, title: str, text: str, pool_ids: tuple[int, ...], tempting: dict, answer: str,
+             n: int = 2) -> list[set[str]]:
+    """The options of the drafts whose answer is `answer`, every name linked to it and `tempting` its vectors."""
+    pool = [finder.stats.as_span(doc_id, "place") for doc_id in pool_ids]
+    encode = lambda texts: np.array([tempting.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
+    made, _ = cloze_drafts(para_id, title, text, list, finder, encode, n=n, variants=1, seed=0,
+                           setting=Setting(related=lambda span: pool, linked=lambda answer, names: [2] * len(names)))
+    return [set(draft.options) for draft, _ in made if draft.answer == answer]
+
+
+def test_a_country_in_a_sentence_about_its_borders_takes_no_distractor_far_away():
+    finder = _countries_finder(SOUTH_AMERICA)
+    text = "Uruguay is bordered by Argentina to its west and Brazil to its north."
+    tempting = {"Brazil": [1.0, 0.0], "Venezuela": [0.8, 0.6], "Colombia": [0.8, 0.6], "Ecuador": [0.8, 0.6]}  # the far ones tempt most
+
+    def options(title):  # from Venezuela, Colombia, Ecuador, Chile, Bolivia, Peru
+        return _options(finder, 1, title, text, tuple(range(3, 9)), tempting, "Brazil")
     # Chile and Bolivia lie 1,100-1,200 km from Uruguay, Peru 1,960 km (within FAR_KM), the others 3,700-4,000 km.
     assert options("Uruguay") == [{"Brazil", "Chile", "Bolivia", "Peru"}]
     assert options("Tango") == [{"Brazil", "Chile", "Bolivia", "Peru"}]  # set beside Argentina and Uruguay, no country's own article
@@ -69,25 +80,18 @@ def test_a_country_in_a_sentence_about_its_borders_takes_no_distractor_far_away(
 def test_no_distractor_borders_the_country_whose_borders_the_sentence_gives():
     """Round 33: Palestine beside Egypt for Israel's southwest, when it borders Israel too."""
     assert geography.land_neighbours("Bolivia") == {"BR", "PY", "AR", "CL", "PE"} and geography.land_neighbours("Tango") == set()
-    countries = (*SOUTH_AMERICA, "Paraguay")
-    finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
-                                      definitions=[*[(i, name, f"{name} is a country in South America.") for i, name in enumerate(countries)],
-                                                   *[(20 + i, name, f"{name} is a country in Europe.") for i, name in enumerate(ELSEWHERE)]]))
+    finder = _countries_finder((*SOUTH_AMERICA, "Paraguay"))
     text = "Bolivia is bordered by Brazil to the north and east, Paraguay to the southeast and Argentina to the south."
-    pool = [finder.stats.as_span(doc_id, "place") for doc_id in (0, 4, 5, 6, 8)]  # Uruguay, Colombia, Ecuador, Chile, Peru
     tempting = {"Brazil": [1.0, 0.0], "Chile": [0.8, 0.6], "Peru": [0.8, 0.6]}  # Bolivia's other neighbours tempt most
-    encode = lambda texts: np.array([tempting.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
 
-    def options(title):
-        made, _ = cloze_drafts(2, title, text, list, finder, encode, n=3, variants=1, seed=0,
-                               setting=Setting(related=lambda span: pool, linked=lambda answer, names: [2] * len(names)))
-        return [set(draft.options) for draft, _ in made if draft.answer == "Brazil"]
+    def options(title):  # from Uruguay, Colombia, Ecuador, Chile, Peru
+        return _options(finder, 2, title, text, (0, 4, 5, 6, 8), tempting, "Brazil", n=3)
     assert options("Bolivia") == [{"Brazil", "Uruguay", "Colombia", "Ecuador"}]
     assert options("Tango") and {"Chile", "Peru"} <= options("Tango")[0]  # no country's own borders: the most tempting stay
 
 
 def test_a_country_far_larger_or_smaller_than_the_answer_is_no_distractor():
-    """Rounds 16-34: Luxembourg beside France, Bhutan beside India, San Marino beside Italy stand out by their size."""
+    """Rounds 13-34: Luxembourg beside France, Bhutan beside India, San Marino beside Italy stand out by their size."""
     assert 140 < geography.times_apart("France", "Luxembourg") == geography.times_apart("Luxembourg", "France") < 170
     assert geography.times_apart("France", "Belgium") < 20 and geography.times_apart("France", "Atlantis") is None
     assert geography.alike_in_size("Italy", ["San Marino", "Austria", "Atlantis"]) == [False, True, True]  # Atlantis: cannot tell
@@ -96,9 +100,6 @@ def test_a_country_far_larger_or_smaller_than_the_answer_is_no_distractor():
     finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
                                       definitions=[(i, name, f"{name} is a country in Western Europe.") for i, name in enumerate(europe)]))
     text = "Grotius wrote most of his major works in exile in France."
-    pool = [finder.stats.as_span(doc_id, "place") for doc_id in (1, 2, 3, 4)]  # Luxembourg, Belgium, Spain, Italy
     tempting = {"France": [1.0, 0.0], "Luxembourg": [0.8, 0.6]}  # the smallest tempts most
-    encode = lambda texts: np.array([tempting.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
-    made, _ = cloze_drafts(3, "Hugo Grotius", text, list, finder, encode, n=1, variants=1, seed=0,
-                           setting=Setting(related=lambda span: pool, linked=lambda answer, names: [2] * len(names)))
-    assert [set(draft.options) for draft, _ in made] == [{"France", "Belgium", "Spain", "Italy"}]
+    options = _options(finder, 3, "Hugo Grotius", text, (1, 2, 3, 4), tempting, "France", n=1)  # Luxembourg, Belgium, Spain, Italy
+    assert options == [{"France", "Belgium", "Spain", "Italy"}]
