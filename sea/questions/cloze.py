@@ -1363,13 +1363,14 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             if len(pool) < 3:
                 dropped.append((span.text, "a country set among countries, and fewer than three distractors near them on a map"))
                 continue
-        if linked is not None and geography.country_code(span.text):  # Luxembourg beside France stands out by its size
+        country = geography.country_code(span.text)
+        if linked is not None and country:  # Luxembourg beside France stands out by its size
             pool, linked = keep_where(pool, linked, geography.alike_in_size(span.text, pool))
             if len(pool) < 3:
                 dropped.append((span.text, f"a country, and fewer than three distractors within {geography.SIZES_APART:.0f} times its size"))
                 continue
         around = geography.land_neighbours(title) if borders else frozenset()
-        if linked is not None and geography.country_code(span.text) in around:  # Palestine beside Egypt for Israel's southwest
+        if linked is not None and country in around:  # Palestine beside Egypt for Israel's southwest
             pool, linked = keep_where(pool, linked, [geography.country_code(name) not in around for name in pool])
             if len(pool) < 3:
                 dropped.append((span.text, "a sentence about a country's borders, and fewer than three distractors that do not border it too"))
