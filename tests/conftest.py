@@ -58,8 +58,7 @@ def pytest_unconfigure(config):
     if hasattr(config, "workerinput") or SHARED_ENV not in os.environ:
         return
     shared = Path(os.environ.pop(SHARED_ENV))
-    server = shared / "prefect" / PREFECT_SERVER_FILE
-    if server.is_file():
+    for server in shared.glob(f"prefect-*/{PREFECT_SERVER_FILE}"):
         _stop(json.loads(server.read_text())["pid"])
     shutil.rmtree(shared, ignore_errors=True)
 
@@ -160,13 +159,17 @@ def _stop(pid: int) -> None:
 
 @pytest.fixture(scope="session")
 def prefect_server():
-    """The Prefect API URL of a throwaway server, shared by the session's processes and their subprocesses."""
+    """The Prefect API URL of a throwaway server, one per xdist worker, shared by its tests and their
+    subprocesses. Not one for both workers: Prefect's SQLite store answers a request whose write meets
+    another request's with "database is locked" (503) at once, and under two workers' audits a run's
+    creation met that through all six of the client's tries (CI, 2026-12-04)."""
     from prefect.context import _temporary_global_settings_context, get_settings_context
     from prefect.events.worker import EventsWorker
     from prefect.logging.handlers import APILogWorker
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    url = json.loads((built_once("prefect", _start_prefect_server) / PREFECT_SERVER_FILE).read_text())["url"]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    url = json.loads((built_once(f"prefect-{worker}", _start_prefect_server) / PREFECT_SERVER_FILE).read_text())["url"]
     with temporary_settings({PREFECT_API_URL: url}), _temporary_global_settings_context(get_settings_context()):
         yield url
         try:  # this process's logs and events reach the server before it goes
