@@ -115,16 +115,22 @@ def _audit(args: argparse.Namespace) -> None:
     # Every user error surfaces here, in a second or two, before Prefect or any model starts.
     plan = plan_audit(args.params, overrides, args.resume or args.run_id, bool(args.resume))
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")  # task-run chatter would drown the progress bars
+    from prefect.exceptions import PrefectHTTPStatusError
+
     from flows.audit import sea_audit
-    from flows.server import prefect_api
+    from flows.server import api_failure, prefect_api
 
     try:
         with prefect_api(plan.params.paths.cache_dir / "prefect-server.log"):
-            summary = sea_audit(params_path=str(args.params), overrides=overrides, run_id=plan.run_id,
-                                resume=plan.resume, summary_dir=args.summary_dir, progress=not args.quiet)
+            try:
+                summary = sea_audit(params_path=str(args.params), overrides=overrides, run_id=plan.run_id,
+                                    resume=plan.resume, summary_dir=args.summary_dir, progress=not args.quiet)
+            except PrefectHTTPStatusError as error:
+                raise api_failure(error) from None
     except (SeaError, Interrupted, KeyboardInterrupt):
-        print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
-              file=sys.stderr)
+        if (plan.params.audit.runs_dir / plan.run_id).is_dir():
+            print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
+                  file=sys.stderr)
         raise
     print(format_summary(summary))
     print(f"\nrun: {plan.params.audit.runs_dir / plan.run_id}   report: sea report {plan.run_id}   "

@@ -18,8 +18,12 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sea.errors import SeaError
+
+if TYPE_CHECKING:
+    from prefect.exceptions import PrefectHTTPStatusError
 
 _PR_SET_PDEATHSIG = 1
 
@@ -85,3 +89,13 @@ def prefect_api(log_path: Path, start_timeout_s: float = 120) -> Iterator[str]:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+def api_failure(error: PrefectHTTPStatusError) -> SeaError:
+    """A Prefect API error that outlasted the client's own retries, as one line that says what to do."""
+    request, status = error.request, error.response.status_code
+    why = (" (a Prefect server on SQLite answers 503 while its database is locked by other writes: several audits or "
+           "deployments on one server)" if status == 503 else "")
+    return SeaError(f"the Prefect API answered {status} to {request.method} {request.url.copy_with(query=None)} through "
+                    f"all its client's retries{why}; retry when the server is idle, or give the server "
+                    f"a PostgreSQL database for concurrent audits")

@@ -1,15 +1,19 @@
 """Issue 10's faults end to end, through the `sea` command: user errors before anything starts, a
 dead endpoint, damaged run files and their stated fixes, SIGTERM."""
 
+import http.server
+import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pandas as pd
+import prefect
 import pytest
 
 from flows.server import free_port
@@ -50,6 +54,44 @@ def test_a_user_error_is_one_line_before_prefect_or_a_run_directory_exists(param
     assert done.stderr.startswith("sea: error: ") and message in done.stderr
     assert "Traceback" not in done.stderr and "prefect" not in (done.stdout + done.stderr).lower()
     assert not (tmp_path / "runs").exists()  # nothing half-made for `sea summary` to list
+
+
+class _BusyPrefectAPI(http.server.BaseHTTPRequestHandler):
+    """A Prefect API that is up but whose every call fails as a locked SQLite store makes it fail."""
+
+    def do_GET(self):
+        path = self.path.split("?")[0].rstrip("/")
+        if path.endswith("/health"):
+            self._answer(200, "true")
+        elif path.endswith("/admin/version"):
+            self._answer(200, json.dumps(prefect.__version__))
+        else:
+            self._answer(503, json.dumps({"exception_message": "Service Unavailable"}))
+
+    do_POST = do_PATCH = do_GET
+
+    def _answer(self, status: int, body: str) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body.encode())
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_a_prefect_api_that_keeps_failing_is_one_line_that_says_what_to_do(params_path, tmp_path):
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), _BusyPrefectAPI) as api:
+        threading.Thread(target=api.serve_forever, daemon=True).start()
+        env = {**os.environ, "PREFECT_API_URL": f"http://127.0.0.1:{api.server_address[1]}/api", "PREFECT_CLIENT_MAX_RETRIES": "0"}
+        done = sea(["--params", params_path, "--quiet", "audit", "--run-id", "busy"], env)
+        api.shutdown()
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("sea: error: the Prefect API answered 503 to ") and "database is locked" in done.stderr
+    assert "Traceback" not in done.stderr and "--resume" not in done.stderr  # no run began, so none to resume
+    assert not (tmp_path / "runs" / "busy").exists()
 
 
 def test_invalid_yaml_is_one_line(tmp_path):
