@@ -92,8 +92,9 @@ _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march
 _DECADE = re.compile(r"\b(1[0-9]{2}|20[0-9])0s\b")  # "in the 1960s"
 # "60 mm (2.4 in)", "12 metres [39 feet]": the second is arithmetic ("[12]" is a citation)
 _CONVERSION = re.compile(r"^\s*(?:\(|\[(?=[^\]]*[A-Za-z]))\s*(about|approx\.?|c\.|ca\.|~)?\s*\d")
-_OR_CONVERSION = (re.compile(r"\d\s*(?:[A-Z][a-z]+\s+)?([^\W\d_][\w.]*),?\s+or\s*$"),  # "5,280 English feet, or ___"
-                  re.compile(r"^,?\s+or\s+(?:about\s+|approximately\s+)?\d[\d,.]*\s*([^\W\d_][\w.]*)"))  # "___, or 5,280 feet"
+# "5,280 English feet, or ___", "1 billion km per hour; ___"; "___, or 5,280 feet"
+_OR_CONVERSION = (re.compile(r"\d\s*(?:(?:[A-Z][a-z]+|thousand|million|billion|trillion)\s+)?([^\W\d_][\w.]*)(?:\s+per\s+\w+)?(?:,?\s+or|;)\s*$"),
+                  re.compile(r"^,?\s+or\s+(?:about\s+|approximately\s+)?\d[\d,.]*\s*([^\W\d_][\w.]*)"))
 SIMILARITY_BAND = (0.1, 0.85)  # distractor vs answer: related, but not a paraphrase
 YEAR_RANGE = 100  # distractor years within this many years of the answer
 MADE_UP_YEARS = 29  # made-up distractor years within this many years of the answer
@@ -146,6 +147,8 @@ _LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
 # "in Florence, ___": the place before the comma names the one in the blank.
 _PLACE_THEN_ITS_COUNTRY = re.compile(r"\b(in|at|of|near) [A-Z][\w.'’-]+(?: [A-Z][\w.'’-]+)*,\s*$")
 _ANCIENT_BEFORE = re.compile(r"\bancient\s*$", re.I)  # "the pharaohs of ancient ___": which civilisation, not which country
+# "in Nazi ___", "of British ___": a capitalised word before the blank, not the sentence's first nor a possessive
+_NAME_WORD_BEFORE = re.compile(r"\S\s+[A-Z][\w.]*\s*$")
 _AN_SOUND = ("hour", "honest", "honor", "honour", "heir")
 _A_SOUND = ("eu", "uni", "uk", "ug", "uru", "use", "usu", "uti", "ure", "one", "once", "ewe")
 _DANGLING = frozenset("of by and the in for to or a an with from at on".split())  # "Gulf of", "… Aksum by": cut spans
@@ -563,6 +566,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "the date of a statistic (\"886,040 inhabitants in ___\"), not a fact worth knowing"
     if span.kind == "place" and _PLACE_THEN_ITS_COUNTRY.search(before):
         return "the place before it names it (\"in Florence, ___\")"
+    if span.kind == "place" and _NAME_WORD_BEFORE.search(before):
+        return "a place named with a word before it (\"Nazi ___\", \"British ___\"): the longer name gives it away"
     if span.kind == "place" and _ANCIENT_BEFORE.search(before):
         return "a land after \"ancient\": it asks which ancient civilisation, and a modern state offered beside it is ruled out by history"
     words = name_words(span.text)

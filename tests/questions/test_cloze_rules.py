@@ -239,6 +239,9 @@ def test_a_unit_conversion_is_not_a_question():
     sentence = "It is based on the older English unit of length equal to 5,280 English feet, or 1,760 yards."  # round 35
     assert "unit conversion" in answer_problem(Span(QUANTITY, "1,760 yards", sentence), "Mile")
     assert "unit conversion" in answer_problem(Span(QUANTITY, "1,760 yards", "It is 1,760 yards, or 5,280 feet, long."), "Mile")
+    light = "It is approximately 1 billion kilometres per hour; 700 million miles per hour."
+    assert "unit conversion" in answer_problem(Span(QUANTITY, "700 million miles", light), "Speed of light")
+    assert answer_problem(Span(QUANTITY, "5 km", "The lake is 12 km long; 5 km wide."), "Lake Winnipeg") is None
     alternative = "The river is 120 km or 200 km with its tributaries."  # the same unit: another figure, not a conversion
     assert answer_problem(Span(QUANTITY, "200 km", alternative), "Volga") is None
     cited = "It is relatively shallow, with a mean depth of 12 metres [12]."  # a citation, not a conversion
@@ -417,6 +420,12 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     pharaoh = "Tutankhamun was a pharaoh of the Eighteenth Dynasty of ancient Egypt."
     assert "ancient civilisation" in answer_problem(Span("place", "Egypt", pharaoh), "Tutankhamun")
     assert answer_problem(Span("place", "Egypt", "Tutankhamun's tomb lies in Egypt."), "Tutankhamun") is None
+    for qualifier in ("Nazi", "British"):  # only Germany was Nazi; "British Bangladesh" was never a name
+        sentence = f"He was among the most powerful figures in {qualifier} Germany."
+        assert "longer name" in answer_problem(Span("place", "Germany", sentence), "Heinrich Himmler")
+    assert answer_problem(Span("place", "Germany", "He was among the most powerful figures in Germany."), "Heinrich Himmler") is None
+    assert answer_problem(Span("place", "Germany", "In Germany, he was among the most powerful."), "Heinrich Himmler") is None
+    assert answer_problem(Span("place", "West Bengal", "It struck India's West Bengal in 1970."), "1970 Bhola cyclone") is None
 
 
 def test_a_country_is_not_asked_in_a_sentence_dated_before_todays_states():
