@@ -946,6 +946,12 @@ def landlocked(lead: str | None) -> bool:
     return lead is not None and _LANDLOCKED.search(first_sentence(lead)) is not None
 
 
+def work_year(lead: str) -> int | None:
+    """The year of a work its lead's first sentence gives ("Vertigo is a 1958 American film"), or None."""
+    work = _WORK_YEAR.match(lead)
+    return int(work.group(1)) if work else None
+
+
 def bounding_years(title: str, text: str) -> set[int]:
     """Years that bound the subject: in its title ("Indian Rebellion of 1857", "Russo-Turkish War
     (1877–1878)"), its lifespan in the text's first bracket ("Adolf Hitler (20 April 1889 – 30 April
@@ -953,8 +959,8 @@ def bounding_years(title: str, text: str) -> set[int]:
     is a 1958 American film": the novel it is based on came before). The generator reads the paragraph
     and the lead of the subject's article: a later paragraph seldom repeats the lifespan."""
     bounds = {int(y) for y in YEAR_FORM.findall(title)} | {int(y) for y in _DEATH_YEAR.findall(text)}
-    work = _WORK_YEAR.match(text)
-    return bounds | set(lifespan(text) or ()) | ({int(work.group(1))} if work else set())
+    work = work_year(text)
+    return bounds | set(lifespan(text) or ()) | ({work} if work else set())
 
 
 _SENTENCE_BREAK = re.compile(r"(?<![A-Z])(?<!\bc)(?<!\bca)(?<!\bSt)(?<!\bNo)(?<!\bU\.S)\.\s+(?=[A-Z\"“(])")  # not "c. 1162", "H. W.", "U.S."
@@ -1016,7 +1022,31 @@ def years_spanned(sentence: str) -> tuple[int, int] | None:
     return (min(years), max(years)) if years else None
 
 
+ACTIVE_YEARS = (0.1, 0.9)  # the quantiles of the years a person's article names that date their life, a stray later poll aside
+AROUND_DATED_WORK = 20  # years of a life either side of the years its article dates (a work, a prize): Marx's 1848 and Schopenhauer's 1818 meet
+
+
+def years_active(paragraphs: Iterable[str]) -> tuple[int, int] | None:
+    """When a person lived and worked, by the years their article names (its leads in this
+    knowledge base drop the lifespan): the ACTIVE_YEARS quantiles of them widened by
+    AROUND_DATED_WORK, or None when it names none."""
+    years = sorted(year for text in paragraphs for year in dates_named(text))
+    if not years:
+        return None
+    first, last = years[int(ACTIVE_YEARS[0] * (len(years) - 1))], years[int(ACTIVE_YEARS[1] * (len(years) - 1))]
+    return first - AROUND_DATED_WORK, last + AROUND_DATED_WORK
+
+
 LIFETIMES_APART = 30  # years between two people's lives beyond which one could not have met, taught or followed the other
+ACTIVE_AFTER_A_WORK = 10  # years: a person whose dated life starts this long after a work's year was not in it
+
+
+def in_the_works_time(answer: tuple[int, int] | None, other: tuple[int, int] | None, work: int | None) -> bool:
+    """Could this person have taken part in a work of that year, as the answer did? Not Tom Hanks
+    (his article's years from 2002, so active from 1982) in 1958's Vertigo beside James Stewart (from 1915). Unknown: yes."""
+    if work is None or answer is None or other is None or answer[0] > work + ACTIVE_AFTER_A_WORK:
+        return True
+    return other[0] <= work + ACTIVE_AFTER_A_WORK
 
 
 def contemporaries(answer: tuple[int, int] | None, other: tuple[int, int] | None) -> bool:
@@ -1276,6 +1306,8 @@ class Setting:
     named_by: Related = lambda span: []  # names of the answer's kind that its own article's lead names (Spain's: Portugal, France)
     subject_bounds: frozenset[int] = frozenset()  # bounding_years of the paragraph's article's lead
     lead: Callable[[str], str | None] = lambda name: None  # the lead of a name's article: its lifespan, whether it is landlocked
+    years_of: Callable[[str], tuple[int, int] | None] = lambda name: None  # years_active of a name's article
+    work: int | None = None  # the year of the paragraph's subject when it is a work (work_year)
 
 
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[[], list[Span]], finder: EntityFinder,
@@ -1308,8 +1340,10 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
         if span.kind == "person":
-            era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence)
-            pool = [name for name in pool if contemporaries(era, era_of(setting.lead(name) or ""))]
+            era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence) or setting.years_of(span.text)
+            active = setting.years_of(span.text)
+            pool = [name for name in pool if contemporaries(era, era_of(setting.lead(name) or "") or setting.years_of(name))
+                    and in_the_works_time(active, setting.years_of(name), setting.work)]
         if span.kind == "place" and about_the_sea(span.sentence) and not landlocked(setting.lead(span.text)):  # Hungary's sea is another's
             pool = [name for name in pool if not landlocked(setting.lead(name))]
         if len(pool) < 3:

@@ -29,6 +29,8 @@ from sea.questions.cloze import (
     links_between,
     problem_before_distractors,
     sampled,
+    work_year,
+    years_active,
 )
 from sea.questions.entities import EntityFinder, Span
 from sea.questions.gate import DuplicateFilter, verify
@@ -110,6 +112,7 @@ class QuestionGenerator:
             self._doc_vectors, self._doc_row = vectors, {int(d): i for i, d in enumerate(doc_ids)}
             self._type_members: dict[str, list[int]] = {}
             self._leads: dict[int, tuple[int, str] | None] = {}
+            self._active: dict[int, tuple[int, int] | None] = {}
 
     def paragraph(self, para_id: int) -> Paragraph:
         try:
@@ -177,7 +180,8 @@ class QuestionGenerator:
         lead = self._lead_of_document(paragraph.doc_id)
         setting = Setting(lambda span: self._related(span, home), self._article_vectors, home,
                           lambda answer, names: links_between(answer, names, self._lead), self._named_by,
-                          frozenset(bounding_years(paragraph.title, lead[1])) if lead else frozenset(), self._lead)
+                          frozenset(bounding_years(paragraph.title, lead[1])) if lead else frozenset(), self._lead,
+                          self._years_active, work_year(lead[1]) if lead else None)
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text,
                                      lambda: self._neighbour_spans(paragraph.doc_id), self.finder, self.encode,
                                      settings.per_paragraph, settings.variants, settings.seed, setting)
@@ -212,6 +216,14 @@ class QuestionGenerator:
     def _first_paragraph(self, doc_id: int) -> tuple[int, str] | None:
         paragraphs = self.store.texts_of_documents([doc_id])
         return paragraphs[0] if paragraphs else None
+
+    def _years_active(self, name: str) -> tuple[int, int] | None:
+        """years_active of the article about this name (every paragraph), if the knowledge base has one."""
+        doc_id = self.finder.stats.document_of(name)
+        if doc_id is None:
+            return None
+        return remembered(self._active, doc_id, LEADS_KEPT,
+                          lambda: years_active(text for _, text in self.store.texts_of_documents([doc_id])))
 
     def _lead(self, name: str) -> str | None:
         lead = self._lead_paragraph(name)

@@ -23,6 +23,7 @@ from sea.questions.cloze import (
     bounding_years,
     cloze_drafts,
     contemporaries,
+    in_the_works_time,
     cut_from_its_paragraph,
     dates_named,
     era_of,
@@ -52,7 +53,9 @@ from sea.questions.cloze import (
     what_it_is,
     where_it_is,
     word_form_given,
+    work_year,
     written_with_the,
+    years_active,
 )
 from sea.questions.entities import QUANTITY, YEAR, EntityFinder, Span
 from sea.questions.model import Question
@@ -999,6 +1002,32 @@ def test_a_person_whose_own_article_gives_no_dates_takes_distractors_of_the_sent
         [options[dated]] = [draft.options for draft, _ in drafts if "Paul Gauguin" in draft.options]
     assert not {"Nicolas Poussin", "Pieter Bruegel"} & set(options[True])
     assert {"Nicolas Poussin", "Pieter Bruegel"} & set(options[False])  # an undated sentence: no era to keep to
+
+
+def test_people_are_dated_by_the_years_their_articles_name_and_kept_to_a_works_time():
+    """Round 38: Isaac Newton as Karl Pearson's mentor, Tom Hanks in 1958's Vertigo (this knowledge base's leads drop lifespans)."""
+    assert years_active(["He was born in 1848.", "He sailed in 1891 and died in 1903.", "A 2005 poll ranked him first."]) == (1828, 1923)
+    assert years_active(["He painted."]) is None
+    stewart, hanks, wayne = (1935, 1990), (1978, 2016), (1926, 1979)
+    assert in_the_works_time(stewart, wayne, 1958) and not in_the_works_time(stewart, hanks, 1958)
+    assert in_the_works_time(hanks, stewart, 1958)  # an answer of a later time (a remake's star): no reason to refuse
+    assert in_the_works_time(stewart, hanks, None) and in_the_works_time(stewart, None, 1958) and in_the_works_time(None, hanks, 1958)
+    assert work_year("Vertigo is a 1958 American psychological thriller film.") == 1958 and work_year("Vertigo is a film.") is None
+    finder = EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=PAINTERS))
+    painters = [finder.stats.as_span(doc_id, "person") for doc_id, _, _ in PAINTERS]
+    active = {name: (int(lead.split("(")[1][:4]) + 20, int(lead.split("–")[1][:4])) for _, name, lead in PAINTERS}
+    late = {"Gustav Klimt", "Henri Matisse", "Paul Signac", "Pierre Bonnard"}  # active from after 1880
+    vectors = {name: np.array([0.6, 0.8]) for _, name, _ in PAINTERS} | {name: np.array([0.7, 0.71]) for name in late | {"Nicolas Poussin"}}
+    vectors["Paul Gauguin"] = np.array([1.0, 0.0])
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
+    offered = {}
+    for work in (1870, None):
+        setting = Setting(related=lambda span: painters, linked=NAME_EACH_OTHER, years_of=active.get, work=work)
+        offered[work] = {option for seed in range(5) for draft, _ in cloze_drafts(
+            97, "The Detective", "The film stars Paul Gauguin as a detective.", list, finder, encode, n=1, variants=1,
+            seed=seed, setting=setting)[0] for option in draft.options}
+    assert "Paul Gauguin" in offered[1870] and not (late | {"Nicolas Poussin", "Pieter Bruegel"}) & offered[1870]
+    assert late & offered[None] and not {"Nicolas Poussin", "Pieter Bruegel"} & offered[None]  # the era still holds
 
 
 def _years_offered(finder, para_id: int, title: str, text: str, neighbours: range, setting: Setting) -> set[int]:
