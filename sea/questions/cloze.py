@@ -998,13 +998,14 @@ def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -
     """Bounds that keep year distractors inside each period the sentence names around a year that
     lies within it: "Coming of age during the Weimar Republic, he moved to Berlin in ___" (1918-1933),
     "the Medal of Freedom by President George W. Bush in ___" (2001-2009) — a year outside is ruled
-    out by the sentence. Not the paragraph's own subject ("ruled from 960 to ___" is the period
-    asked), nor a period the answer begins or ends ("the dissolution of the Soviet Union in ___":
-    either side is a fair guess), nor a name of one word ("David" is also a statue) or a period shorter than
+    out by the sentence; and the paragraph's own subject, which the question names ("British Raj":
+    no Olympic year after 1947 for one it won). Not a period the answer begins or ends ("ruled from
+    960 to ___", "the dissolution of the Soviet Union in ___": either side is a fair guess), nor a name
+    around the blank of one word ("David" is also a statue), nor a period shorter than
     PERIOD_SHORTEST years. As bounds for on_the_answers_side: the year before and the year after."""
     gold, own, bounds = int(answer.text), title_key(title), set()
-    for name in names_around(answer):
-        period = period_of(lead(name) or "") if _ONE_WORD.fullmatch(name) is None and title_key(name) != own else None
+    for name in [title, *(name for name in names_around(answer) if _ONE_WORD.fullmatch(name) is None and title_key(name) != own)]:
+        period = period_of(lead(name) or "")
         if period and period[0] < gold < period[1] and period[1] - period[0] >= PERIOD_SHORTEST:
             bounds |= {period[0] - 1, period[1] + 1}
     return bounds
