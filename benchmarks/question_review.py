@@ -53,7 +53,11 @@ def draw(run_id: str, round_: int, seed: int, exclude: list[int]) -> None:
     run = RunDir(Path("runs") / run_id)
     asked = asked_questions(run)
     judged = {q for other in exclude for q in pd.read_csv(sheet(other, "csv"), dtype=str)["question_id"]}
-    sample = asked[~asked["question_id"].isin(judged)].sample(SAMPLE, random_state=seed)
+    fresh = asked[~asked["question_id"].isin(judged)]
+    if len(fresh) < SAMPLE:
+        raise SystemExit(f"run {run_id} asked {len(fresh)} questions that rounds {', '.join(map(str, exclude))} did not judge, "
+                         f"fewer than {SAMPLE}: draw from another run (sea audit --set search.seed=N --run-id NEW) or exclude fewer rounds")
+    sample = fresh.sample(SAMPLE, random_state=seed)
     paragraphs = ParagraphStore(run.params.paths.kb_dir).rows(sample["para_id"].drop_duplicates())  # two questions of one paragraph: one row
     rows = []
     for q in sample.itertuples():

@@ -135,3 +135,6 @@ def test_a_review_round_on_a_run_already_reviewed_draws_none_of_the_earlier_roun
     assert len(asked) >= 40 and all(len(drawn) == 20 and drawn <= asked for drawn in sheets.values())
     assert sheets[1] == sheets[2]  # the same seed on the same run draws the same questions
     assert not sheets[3] & sheets[1]  # unless told to leave an earlier round's out
+    monkeypatch.setattr(question_review, "SAMPLE", len(asked) - 10)  # too few left once round 1's 20 are out
+    with pytest.raises(SystemExit, match=f"asked {len(asked) - 20} questions that rounds 1 did not judge.*draw from another run"):
+        question_review.draw(finished_audit.root.name, 4, seed=0, exclude=[1])
