@@ -1341,8 +1341,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
         if span.kind == "person":
-            era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence) or setting.years_of(span.text)
             active = setting.years_of(span.text)
+            era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence) or active
             pool = [name for name in pool if contemporaries(era, era_of(setting.lead(name) or "") or setting.years_of(name))
                     and in_the_works_time(active, setting.years_of(name), setting.work)]
         if span.kind == "place" and about_the_sea(span.sentence) and not landlocked(setting.lead(span.text)):  # Hungary's sea is another's
