@@ -1311,6 +1311,13 @@ class Setting:
     work: int | None = None  # the year of the paragraph's subject when it is a work (work_year)
 
 
+def of_the_answers_time(name: str, era: tuple[int, int] | None, active: tuple[int, int] | None, setting: Setting) -> bool:
+    """Could this person stand beside a person answer of that era (`active`: its article's years) without
+    dates ruling them out: contemporaries, and in the time of the work the paragraph is about?"""
+    dated = setting.years_of(name)
+    return contemporaries(era, era_of(setting.lead(name) or "") or dated) and in_the_works_time(active, dated, setting.work)
+
+
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[[], list[Span]], finder: EntityFinder,
                  encode: Encode, n: int, variants: int, seed: int, setting: Setting = Setting()
                  ) -> tuple[list[tuple[Draft, list[str]]], list[tuple[str, str]]]:
@@ -1343,8 +1350,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         if span.kind == "person":
             active = setting.years_of(span.text)
             era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence) or active
-            pool = [name for name in pool if contemporaries(era, era_of(setting.lead(name) or "") or setting.years_of(name))
-                    and in_the_works_time(active, setting.years_of(name), setting.work)]
+            pool = [name for name in pool if of_the_answers_time(name, era, active, setting)]
         if span.kind == "place" and about_the_sea(span.sentence) and not landlocked(setting.lead(span.text)):  # Hungary's sea is another's
             pool = [name for name in pool if not landlocked(setting.lead(name))]
         if len(pool) < 3:
