@@ -1155,6 +1155,14 @@ def takes_the(name: str, definite: dict[str, bool]) -> bool:
     return bool(definite.get(name)) or definite_by_name(name)
 
 
+def modifies_what_follows(span: Span, word: str, definite: dict[str, bool]) -> bool:
+    """Does the "the" before a name that is not written "the …" belong to a noun after it ("show trials known as the
+    Moscow trials", "the Guinea baboon", "the Hawaii, Iceland, and Yellowstone hotspots")? Then every option keeps it;
+    written only before the answer it gives the answer away. Not before "of" ("the Central Asia of antiquity")."""
+    after = span.sentence.partition(f"{word} {span.text}")[2]
+    return not takes_the(span.text, definite) and not after.lstrip().startswith("of ")
+
+
 def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[[str], str]]:
     """The text the blank replaces, and how an option is written: with its own article when the
     sentence puts one before the answer, so that no option stands out by its article. "a"/"an" is
@@ -1164,11 +1172,13 @@ def _with_article(span: Span, definite: dict[str, bool]) -> tuple[str, Callable[
     if not word:
         return span.text, lambda option: option
     capital = word[0].isupper()
-    if word.lower() == "the":  # a group, a year or a quantity is an adjective here ("the British monarchy", "the 2023 Birthday
-        # Honours", "the 100 metres"): every option keeps "the"
+    if word.lower() == "the":
+        # a group, a year or a quantity is an adjective here ("the British monarchy", "the 2023 Birthday Honours", "the 100
+        # metres"), and so is a name not written "the …": every option keeps "the"
+        if span.kind in ("group", YEAR, QUANTITY) or modifies_what_follows(span, word, definite):
+            return f"{word} {span.text}", lambda option: f"{word} {option}"
         return f"{word} {span.text}", lambda option: f"{word} {option}" if (
-            span.kind in ("group", YEAR, QUANTITY) or option == span.text or takes_the(option, definite)) else (
-            option[:1].upper() + option[1:] if capital else option)
+            option == span.text or takes_the(option, definite)) else (option[:1].upper() + option[1:] if capital else option)
     return f"{word} {span.text}", lambda option: f"{article_for(option).capitalize() if capital else article_for(option)} {option}"
 
 

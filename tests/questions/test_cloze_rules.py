@@ -587,6 +587,18 @@ def test_the_moves_into_the_blank_with_the_names_that_take_it():
     assert [written(o) for o in ("2023", "2019")] == ["the 2023", "the 2019"]  # so is a year
 
 
+def test_the_before_a_name_that_modifies_a_noun_stays_with_every_option():
+    definite = written_with_the([Span("place", "Moscow", "", False), Span("place", "Netherlands", "", True)])
+    trials = Span("place", "Moscow", "Stalin launched show trials known as the Moscow trials.", with_the=True)
+    blanked, written = _with_article(trials, definite)
+    assert blanked == "the Moscow"
+    assert [written(o) for o in ("Moscow", "Kazan", "Netherlands")] == ["the Moscow", "the Kazan", "the Netherlands"]
+    listed = Span("place", "Hawaii", "Examples include the Hawaii, Iceland, and Yellowstone hotspots.", with_the=True)
+    assert _with_article(listed, {})[1]("Texas") == "the Texas"
+    kept = Span("place", "Netherlands", "Trade with the Netherlands grew.", with_the=True)
+    assert [_with_article(kept, definite)[1](o) for o in ("Netherlands", "Belgium")] == ["the Netherlands", "Belgium"]
+
+
 def test_a_name_its_own_article_writes_with_the_takes_the_in_the_blank():
     stats = CorpusStats([], definitions=[
         (1, "Middle East", "The Middle East is a geopolitical region encompassing the Arabian Peninsula."),
