@@ -141,6 +141,19 @@ _CHRISTIANITY = {"christian", "catholic", "protestant", "orthodox", "anglican", 
 # "Irish" too: all Ireland was in the United Kingdom until 1922 ("a British" is right for Oscar Wilde).
 CONTAINS = {"british": {"english", "scottish", "welsh", "irish"}, "dutch": {"netherlandish", "flemish", "hollandic"},
             "belgian": {"flemish", "walloon"}, "muslim": _ISLAM, "islamic": _ISLAM, "christian": _CHRISTIANITY}
+# Words that tie a sentence to one faith: "a Lithuanian ___ talmudist … of Jewry" gives "Jewish" away among Muslim and
+# Buddhist, and "the Catholic, ___, and Methodist churches" wants a church, not "Shia".
+_FAITH_OF = {**dict.fromkeys(_ISLAM, "islam"), **dict.fromkeys(_CHRISTIANITY, "christianity"), "jewish": "judaism",
+             "buddhist": "buddhism", "hindu": "hinduism"}
+_FAITH_WORDS = {
+    "judaism": "jew jews jewry judaism talmud talmudic talmudist torah rabbi rabbis rabbinic rabbinical synagogue synagogues "
+               "halakha halakhic halakhist kabbalah kabbalist hasidic hasidism",
+    "islam": "islam quran koran mosque mosques imam imams caliph caliphs caliphate sharia hadith",
+    "christianity": "christ christianity church churches bishop bishops pope popes papal gospel gospels apostle apostles",
+    "buddhism": "buddha buddhism bodhisattva sangha",
+    "hinduism": "hinduism vedas vedic brahmin brahmins",
+}
+_FAITH_OF_WORD = {word: faith for faith, words in _FAITH_WORDS.items() for word in words.split()}
 # "886,040 inhabitants in ___", "as of ___", "the ___ census": the date of a statistic, not a fact worth knowing.
 _STATISTIC_WORDS = frozenset("inhabitants population residents census censuses estimate estimated estimates million billion speakers gdp".split())
 _LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
@@ -226,6 +239,19 @@ def group_kind(text: str) -> str:
 def contain_each_other(a: str, b: str) -> bool:
     a, b = without_article(a).lower(), without_article(b).lower()
     return b in CONTAINS.get(a, ()) or a in CONTAINS.get(b, ())
+
+
+def faith_of(group: str) -> str | None:
+    return _FAITH_OF.get(without_article(group).lower())
+
+
+def of_the_sentences_faith(answer: str, names: list[str], rest: str) -> list[str]:
+    """The names of the answer's faith when the rest of its sentence uses that faith's own words ("talmudist",
+    "churches"): a reader rules out the others. Otherwise all of them."""
+    faith = faith_of(answer)
+    if faith is None or not any(_FAITH_OF_WORD.get(word.lower()) == faith for word in _LETTERS.findall(rest)):
+        return names
+    return [name for name in names if faith_of(name) == faith]
 
 
 def balanced(text: str) -> bool:
@@ -1357,6 +1383,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         pool = [name for name in _same_kind(span, [*named, *nearby, *related], paragraph, finder.stats, rng, years_within, title)
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
+        if span.kind == "group":
+            pool = of_the_sentences_faith(span.text, pool, f"{before} {after}")
         if span.kind == "person":
             active = setting.years_of(span.text)
             era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence) or active

@@ -39,6 +39,7 @@ from sea.questions.cloze import (
     near_on_a_map,
     neighbours_only,
     nested,
+    of_the_sentences_faith,
     period_bounds,
     period_of,
     placed_alike,
@@ -187,6 +188,17 @@ def test_groups_stand_in_only_for_their_own_kind():
     assert same_form(Span("group", "Sunni", "x"), shia, stats) and same_form(Span("group", "Hindu", "x"), Span("group", "Muslim", "x"), stats)
     assert not same_form(Span("group", "Romantic Italian", "x"), Span("group", "French", "x"), stats)  # stands out by length
     assert not same_form(Span("group", "Shi'ism", "x"), Span("group", "Sudanese", "x"), stats)  # a belief among peoples
+
+
+def test_a_sentence_in_a_faiths_own_words_keeps_distractors_of_that_faith():
+    names = ["Muslim", "Buddhist", "Catholic", "Anglican", "Shia", "Sunni", "Danish"]
+    gaon = "Elijah was a Lithuanian _ talmudist, halakhist and the foremost leader of Jewry."
+    assert of_the_sentences_faith("Jewish", names, gaon) == []
+    churches = "The Eastern Orthodox, _, Lutheran and Methodist churches believe that Mary is the Mother of God."
+    assert of_the_sentences_faith("Anglican", names, churches) == ["Catholic", "Anglican"]
+    assert of_the_sentences_faith("Shia", names, "Ali was the first _ imam.") == ["Muslim", "Shia", "Sunni"]
+    assert of_the_sentences_faith("a Buddhist", names, "Zhiyi was a Chinese _ monk.") == names  # no word of a faith
+    assert of_the_sentences_faith("Jewish", names, "Jesus Christ was a 1st-century _ preacher.") == names  # another faith's word
 
 
 def test_the_title_must_not_give_the_answer_away():
