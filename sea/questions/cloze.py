@@ -693,10 +693,13 @@ def word_form_given(answer: str, text: str) -> bool:
     return False
 
 
+_FULL_STOP = re.compile(r"\.(?!\d)")  # not the point of "42.9 million"
+
+
 def _statistic_date(before: str, after: str) -> bool:
     """A year that only dates a figure: "886,040 inhabitants in ___", "In ___, the official
     population was 672,545", "as of the ___ census", "ranked as such as of May ___"."""
-    near = before.lower().split()[-8:] + after.lower().split(".")[0].split()[:STATISTIC_AFTER]
+    near = before.lower().split()[-8:] + _FULL_STOP.split(after.lower())[0].split()[:STATISTIC_AFTER]
     return (bool(_STATISTIC_WORDS & {w.strip(".,;") for w in near}) or any(_LARGE_NUMBER.match(w) for w in near)
             or bool(_AS_OF.search(before)))
 

@@ -429,6 +429,8 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     assert "statistic" in answer_problem(Span(YEAR, "2020", sentence), "Toulouse")
     sentence = "In 2021, the official population of Wrocław was 672,545, making it the third-largest city in Poland."
     assert "statistic" in answer_problem(Span(YEAR, "2021", sentence), "Wrocław")  # the figure comes well after the year
+    sentence = "In 2019, Burmese was spoken by 42.9 million people globally, including by 32.9 million speakers as a first language."
+    assert "statistic" in answer_problem(Span(YEAR, "2019", sentence), "Burmese language")  # past a decimal point
     sentence = "The painting is in the Uffizi Gallery in Florence, Italy."
     assert "names it" in answer_problem(Span("place", "Italy", sentence), "The Birth of Venus")
     assert answer_problem(Span("place", "Florence", sentence), "The Birth of Venus") is None
