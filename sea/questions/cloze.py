@@ -155,7 +155,8 @@ _FAITH_WORDS = {
 }
 _FAITH_OF_WORD = {word: faith for faith, words in _FAITH_WORDS.items() for word in words.split()}
 # "886,040 inhabitants in ___", "as of ___", "the ___ census": the date of a statistic, not a fact worth knowing.
-_STATISTIC_WORDS = frozenset("inhabitants population residents census censuses estimate estimated estimates million billion speakers gdp".split())
+_STATISTIC_WORDS = frozenset("inhabitants population residents census censuses estimate estimated estimates million billion speakers gdp "
+                              "ranked ranking rankings".split())
 _LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
 # "in Florence, ___": the place before the comma names the one in the blank.
 _PLACE_THEN_ITS_COUNTRY = re.compile(r"\b(in|at|of|near) [A-Z][\w.'’-]+(?: [A-Z][\w.'’-]+)*,\s*$")
@@ -959,13 +960,13 @@ def lifespan(text: str) -> tuple[int, int] | None:
 
 
 _SEA = re.compile(r"\bcoast(?:s|al|line|lines)?\b|\bmaritime\b|\bports?\b|\bnaval\b|\bseaboard\b|\bshores?\b"
-                  r"|\b(?:sea|seas|ocean|gulf|bay|strait|archipelagos?)\b(?! level)|\bvoyage\b|\bsail(?:s|ed|ing)?\b", re.IGNORECASE)
+                  r"|\b(?:sea|seas|ocean|gulf|bay|strait|archipelagos?|islands?)\b(?! level)|\bvoyage\b|\bsail(?:s|ed|ing)?\b", re.IGNORECASE)
 _LANDLOCKED = re.compile(r"\blandlocked\b", re.IGNORECASE)
 
 
 def about_the_sea(sentence: str) -> bool:
     """Does the sentence put its places by the sea ("the coasts of present-day ___", "maritime borders
-    … in the Persian Gulf", "a voyage to ___", "an archipelago in northern ___")? Then a landlocked distractor is ruled out by a map."""
+    … in the Persian Gulf", "a voyage to ___", "an archipelago in northern ___", "an island … part of ___")? Then a landlocked distractor is ruled out by a map."""
     return _SEA.search(sentence) is not None
 
 

@@ -398,6 +398,8 @@ def test_a_year_after_a_bound_or_dating_a_ranking_is_not_asked():
     assert "bound" in answer_problem(Span(YEAR, "1850", "The line was finished by 1850."), "Railway")
     boxer = "He is ranked as such by BoxRec as of May 2026."
     assert "date of a statistic" in answer_problem(Span(YEAR, "2026", boxer), "Sugar Ray Robinson")
+    fortune = "Coca-Cola ranked No. 94 in the 2024 Fortune 500 list of the largest United States corporations by revenue."
+    assert "date of a statistic" in answer_problem(Span(YEAR, "2024", fortune), "Coca-Cola")  # round 41
     assert answer_problem(Span(YEAR, "2007", "In 2007, she was named the most influential woman."), "Oprah Winfrey") is None
     assert answer_problem(Span(YEAR, "1850", "The line was finished in May 1850."), "Railway") is None
 
@@ -892,6 +894,7 @@ def test_a_place_in_a_sentence_about_borders_takes_only_linked_names():
 def test_a_landlocked_place_is_no_distractor_by_the_sea():
     assert about_the_sea("It held the coasts of present-day Montenegro and Albania.") and about_the_sea("maritime borders in the Gulf")
     assert about_the_sea("Novaya Zemlya is an archipelago in northern Russia.")  # round 35: no Belarus
+    assert about_the_sea("Sakhalin is an island in Northeast Asia which is a part of Russia.")  # round 41: no Kazakhstan
     assert not about_the_sea("More than 100 peaks exceed 7,000 metres above sea level.") and not about_the_sea("It borders Hungary.")
     assert landlocked("Serbia, officially the Republic of Serbia, is a landlocked country in Southeastern Europe. It borders Hungary.")
     assert not landlocked("South Africa is a country. It surrounds the landlocked Lesotho.") and not landlocked(None)
