@@ -695,6 +695,8 @@ def word_form_given(answer: str, text: str) -> bool:
 
 
 _FULL_STOP = re.compile(r"\.(?!\d)")  # not the point of "42.9 million"
+# "According to the ___ Journal Citation Reports", "in their ___ survey": the edition of a source, not a fact
+_EDITION_AFTER = re.compile(r"^\s*(?:\S+\s+){0,3}(?:reports?|surveys?|polls?|lists?|index)\b", re.I)
 
 
 def _statistic_date(before: str, after: str) -> bool:
@@ -702,7 +704,7 @@ def _statistic_date(before: str, after: str) -> bool:
     population was 672,545", "as of the ___ census", "ranked as such as of May ___"."""
     near = before.lower().split()[-8:] + _FULL_STOP.split(after.lower())[0].split()[:STATISTIC_AFTER]
     return (bool(_STATISTIC_WORDS & {w.strip(".,;") for w in near}) or any(_LARGE_NUMBER.match(w) for w in near)
-            or bool(_AS_OF.search(before)))
+            or bool(_AS_OF.search(before)) or bool(_EDITION_AFTER.match(after)))
 
 
 def same_form(candidate: Span, answer: Span, stats: CorpusStats, title: str = "") -> bool:

@@ -400,6 +400,10 @@ def test_a_year_after_a_bound_or_dating_a_ranking_is_not_asked():
     assert "date of a statistic" in answer_problem(Span(YEAR, "2026", boxer), "Sugar Ray Robinson")
     fortune = "Coca-Cola ranked No. 94 in the 2024 Fortune 500 list of the largest United States corporations by revenue."
     assert "date of a statistic" in answer_problem(Span(YEAR, "2024", fortune), "Coca-Cola")  # round 41
+    nature = "According to the 2022 Journal Citation Reports, Nature had one of the highest impact factors (50.5)."
+    assert "date of a statistic" in answer_problem(Span(YEAR, "2022", nature), "Nature (journal)")  # the edition of a source
+    rime = "Published in 1798 in the first edition of Lyrical Ballads, it recounts a sailor's voyage."
+    assert answer_problem(Span(YEAR, "1798", rime), "The Rime of the Ancient Mariner") is None
     assert answer_problem(Span(YEAR, "2007", "In 2007, she was named the most influential woman."), "Oprah Winfrey") is None
     assert answer_problem(Span(YEAR, "1850", "The line was finished in May 1850."), "Railway") is None
 
