@@ -86,6 +86,20 @@ def finder():
     return EntityFinder(CorpusStats(CORPUS, latest_year=2024, definitions=DEFINITIONS))
 
 
+def test_a_place_inside_a_longer_name_is_not_asked(finder):
+    countries = [finder.stats.as_span(doc_id, "place") for doc_id in (2, 21, 22, 23, 24)]  # Libya, Kenya, Chad, …
+    vectors = {name: np.array([0.6, 0.8]) for name in ("Libya", "Kenya", "Chad", "Mali", "Ghana")}
+    vectors["Egypt"] = np.array([1.0, 0.0])
+    encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
+    setting = Setting(related=lambda span: countries, linked=NAME_EACH_OTHER)
+    made, dropped = cloze_drafts(70, "Cairo", "Its zoo keeps the Egypt cheetah.", list, finder, encode, n=1, variants=1, seed=0,
+                                 setting=setting)
+    assert not made and any(answer == "Egypt" and "longer name" in why for answer, why in dropped)  # "the Libya cheetah" is none
+    made, _ = cloze_drafts(71, "Cairo", "Its zoo keeps cheetahs from Egypt.", list, finder, encode, n=1, variants=1, seed=0,
+                           setting=setting)
+    assert [draft.answer for draft, _ in made] == ["Egypt"]
+
+
 def test_the_knowledge_base_date_is_the_latest_year_it_mentions_often():
     stats = CorpusStats([*CORPUS, "A games is planned for 2036."])
     assert stats.latest_year == 2024  # 2036 is mentioned once: a plan, not the date
