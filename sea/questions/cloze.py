@@ -160,7 +160,8 @@ _STATISTIC_WORDS = frozenset("inhabitants population residents census censuses e
 _LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
 # "in Florence, ___": the place before the comma names the one in the blank.
 _PLACE_THEN_ITS_COUNTRY = re.compile(r"\b(in|at|of|near) [A-Z][\w.'’-]+(?: [A-Z][\w.'’-]+)*,\s*$")
-_ANCIENT_BEFORE = re.compile(r"\bancient\s*$", re.I)  # "the pharaohs of ancient ___": which civilisation, not which country
+# "the pharaohs of ancient ___", "the culture of ancient Greece and ___": which civilisation, not which country or city
+_ANCIENT_BEFORE = re.compile(r"\bancient\s+(?:[A-Z][\w'-]+,?\s+(?:and|or)\s+)?$", re.I)
 # "in Nazi ___", "of British ___": a capitalised word before the blank, not the sentence's first nor a possessive
 _NAME_WORD_BEFORE = re.compile(r"\S\s+[A-Z][\w.]*\s*$")
 _AN_SOUND = ("hour", "honest", "honor", "honour", "heir")

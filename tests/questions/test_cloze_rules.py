@@ -456,6 +456,8 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     assert answer_problem(Span("place", "Florence", sentence), "The Birth of Venus") is None
     pharaoh = "Tutankhamun was a pharaoh of the Eighteenth Dynasty of ancient Egypt."
     assert "ancient civilisation" in answer_problem(Span("place", "Egypt", pharaoh), "Tutankhamun")
+    classicism = "It rests on the art and literature of ancient Greece and Rome, with the emphasis on form."
+    assert "ancient civilisation" in answer_problem(Span("place", "Rome", classicism), "Classicism")  # round 42: not Milan
     assert answer_problem(Span("place", "Egypt", "Tutankhamun's tomb lies in Egypt."), "Tutankhamun") is None
     for qualifier in ("Nazi", "British"):  # only Germany was Nazi; "British Bangladesh" was never a name
         sentence = f"He was among the most powerful figures in {qualifier} Germany."
