@@ -660,6 +660,9 @@ _IRREGULAR_FORMS = [("france", "french"), ("spain", "spanish"), ("rome", "roman"
 _OTHER_FORMS = {a: b for pair in _IRREGULAR_FORMS for a, b in (pair, pair[::-1])}  # the place and its people's word, both ways
 _WHOLE_NAME_FORMS = [("united states", "american"), ("united kingdom", "british")]  # names whose words say nothing alone
 _OTHER_WHOLE_FORMS = {a: b for pair in _WHOLE_NAME_FORMS for a, b in (pair, pair[::-1])}
+_JAPANESE_WORDS = {"kana", "kanji", "hiragana", "katakana", "samurai", "shogun", "shogunate", "daimyo"}
+_OWN_WORDS = {"egypt": {"pharaoh", "pharaohs"}, "egyptian": {"pharaoh", "pharaohs"}, "japan": _JAPANESE_WORDS,
+              "japanese": _JAPANESE_WORDS}  # words a reader ties to one land ("___'s warrior pharaoh", "the ___ kana")
 _MORE_INITIALS = {"united states": "A"}  # "USA": a letter the name's own initials do not give
 
 
@@ -679,13 +682,13 @@ def word_form_given(answer: str, text: str) -> bool:
     "Chile", "Curium" for "Curie", "Roman" for "Rome", "American" or "U.S." for "the United States"? (A
     name's first four letters or more, at least half of it, begin a word of the text; or the word
     is the name's irregular form; or the whole name's, or its initials: "U.S.", "the DRC"; or a group
-    it contains: "English" for "British".)"""
+    it contains: "English" for "British"; or a word only it has: "pharaoh" for "Egypt", "kana" for "Japanese".)"""
     whole = without_article(without_the(answer)).lower()
     other, abbreviation = _OTHER_WHOLE_FORMS.get(whole), initials(without_article(answer))
     if (other and re.search(rf"\b{other}s?\b", text, re.I)) or (abbreviation and abbreviation.search(text)):
         return True
     words = {w.lower() for w in _LETTERS.findall(text)}
-    if CONTAINS.get(whole, set()) & words:
+    if (CONTAINS.get(whole, set()) | _OWN_WORDS.get(whole, set())) & words:
         return True
     for name in _LETTERS.findall(answer):
         if name[0].isupper() and len(name) >= GIVEN_PREFIX and name.lower() not in _HEAD_WORDS:

@@ -242,6 +242,8 @@ def test_another_form_of_the_answer_in_the_question_gives_it_away():
     assert word_form_given("an Italian", "He led the Kingdom of Italy")
     assert not word_form_given("Moldavian", "a national hero in Moldova") and not word_form_given("Paris", "the Parliament")
     assert word_form_given("Rome", "In ancient Roman religion, Mars was the god of war") and word_form_given("French", "born in France")
+    assert word_form_given("Egypt", "as 's preeminent warrior pharaoh") and word_form_given("Japanese", "the dictionary order of kana")
+    assert not word_form_given("Israel", "as 's preeminent warrior pharaoh")  # round 42: a pharaoh's land is Egypt
     assert word_form_given("Rome", "the Romans") and not word_form_given("Rome", "the Kingdom of Romania")
     assert word_form_given("the United States", "he is the father of American psychology")
     assert word_form_given("American", "a psychology course in the United States") and word_form_given("British", "United Kingdom")
