@@ -952,6 +952,7 @@ class Candidate:
 
 Encode = Callable[[list[str]], np.ndarray]  # texts -> normalised embeddings
 CONSIDERED = 5  # distractor candidates read in place, most tempting first
+QUANTITY_SPREAD = 10  # how many times larger or smaller than the answer a quantity distractor may be
 POOL_LIMIT = 24  # same-kind candidates compared with the answer: names its own article names, neighbours' spans (nearest documents first), then related titles
 
 
@@ -1126,6 +1127,9 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
         years = [int(y) for y in YEAR_FORM.findall(paragraph)] or [int(span.text)]
         values = [v for v in values if min(years) - YEAR_MARGIN <= int(v) <= max(years) + YEAR_MARGIN]
         values = [v for v in values if on_the_answers_side(int(v), int(span.text), bounds)]  # none after Hitler's death
+    if span.kind == QUANTITY:  # "60,440 km" or "250 km" beside a strait "2 km wide": a reader rules it out
+        answer = _value(span.text)
+        values = [v for v in values if answer / QUANTITY_SPREAD <= _value(v) <= answer * QUANTITY_SPREAD]
     if len(values) < 3:
         return values
     closeness = [abs(_value(v) - _value(span.text)) for v in values]

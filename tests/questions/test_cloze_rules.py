@@ -369,6 +369,11 @@ def test_year_distractors_stay_within_the_paragraph_dates_and_quantities_are_nev
         assert len(years) == 3 and all(1979 <= int(y) <= 2016 for y in years)  # 1989–2006, ten years either side
     values = _nearby_values(Span(QUANTITY, "70,550 square kilometres", "x"), np.random.default_rng(0))
     assert values and not {"35,275 square kilometres", "141,100 square kilometres"} & set(values)
+    strait = Span(QUANTITY, "2 km", "The strait is 570 km long and 2 km wide at its narrowest point.")
+    pool = [Span(QUANTITY, q, "") for q in ("250 km", "60,440 km", "1 km", "5 km")]
+    for seed in range(5):  # round 43: no width a hundred times the answer's
+        widths = _same_kind(strait, pool, "the strait is 570 km long.", stats, np.random.default_rng(seed))
+        assert widths and all(0.2 <= float(w.split()[0].replace(",", "")) <= 20 for w in widths)
 
 
 def test_distractors_that_fit_the_sentence_and_the_article_come_first():
