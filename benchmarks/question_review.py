@@ -29,6 +29,7 @@ from sea.files import write_text  # noqa: E402
 from sea.paragraphs import ParagraphStore  # noqa: E402
 
 SAMPLE = 100
+SHOWN = ["title", "paragraph", "question", *(f"option_{letter}" for letter in LETTERS), "gold"]  # what a reader sees
 CRITERIA = {
     "supported": "the gold answer is what the paragraph states",
     "self_contained": "the question makes sense on its own and has exactly one right option",
@@ -85,7 +86,13 @@ def count(round_: int) -> None:
              f"| **all four** | **{passed.sum()} / {len(verdicts)}** |", ""]
     second = sheet(round_, "csv").with_name(f"question_review-{round_}-second-reader.csv")
     if second.is_file():  # another reader judged the same sample independently
-        other = pd.read_csv(second, dtype=str, keep_default_na=False).set_index("question_id").loc[verdicts["question_id"]]
+        other = pd.read_csv(second, dtype=str, keep_default_na=False).set_index("question_id")
+        columns = [column for column in SHOWN if column in other.columns]  # round 3's second sheet kept only the titles
+        shown = verdicts.set_index("question_id")[columns]
+        if set(other.index) != set(shown.index) or not other.loc[shown.index, columns].equals(shown):
+            raise SystemExit(f"{second} does not show the questions {path} shows (a reader's sheet was changed beyond its verdicts): "
+                             f"copy the drawn text back and keep only that reader's {', '.join(CRITERIA)} and note")
+        other = other.loc[verdicts["question_id"]]
         other_passed = (other[list(CRITERIA)] == "y").all(axis=1).to_numpy()
         lines += [f"A second reader judged the same {len(verdicts)} questions independently (`{second}`): "
                   f"{other_passed.sum()} pass all four; the two readers agree on {(other_passed == passed.to_numpy()).sum()} "

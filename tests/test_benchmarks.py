@@ -138,3 +138,21 @@ def test_a_review_round_on_a_run_already_reviewed_draws_none_of_the_earlier_roun
     monkeypatch.setattr(question_review, "SAMPLE", len(asked) - 10)  # too few left once round 1's 20 are out
     with pytest.raises(SystemExit, match=f"asked {len(asked) - 20} questions that rounds 1 did not judge.*draw from another run"):
         question_review.draw(finished_audit.root.name, 4, seed=0, exclude=[1])
+
+
+def test_a_second_readers_sheet_must_show_the_questions_the_first_shows(finished_audit, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").symlink_to(finished_audit.root.parent)
+    monkeypatch.setattr(question_review, "SAMPLE", 10)
+    question_review.draw(finished_audit.root.name, 1, seed=0, exclude=[])
+    judged = pd.read_csv(question_review.sheet(1, "csv"), dtype=str, keep_default_na=False)
+    judged[list(question_review.CRITERIA)] = "y"
+    judged.to_csv(question_review.sheet(1, "csv"), index=False)
+    second = question_review.sheet(1, "csv").with_name("question_review-1-second-reader.csv")
+    judged.iloc[::-1].to_csv(second, index=False)  # another order is no change
+    question_review.count(1)
+    assert "the two readers agree on 10 of 10" in question_review.sheet(1, "md").read_text()
+    judged.loc[3, "paragraph"] = judged.loc[3, "paragraph"][:-20]  # a reader's script cut a paragraph short
+    judged.to_csv(second, index=False)
+    with pytest.raises(SystemExit, match="does not show the questions"):
+        question_review.count(1)
