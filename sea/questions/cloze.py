@@ -1404,7 +1404,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             active = setting.years_of(span.text)
             era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence) or active
             pool = [name for name in pool if of_the_answers_time(name, era, active, setting)]
-        if span.kind == "place" and about_the_sea(span.sentence) and not landlocked(setting.lead(span.text)):  # Hungary's sea is another's
+        if (span.kind == "place" and (about_the_sea(span.sentence) or about_the_sea(title))  # "It is bordered by ___" in "Black Sea"
+                and not landlocked(setting.lead(span.text))):  # Hungary's sea is another's
             pool = [name for name in pool if not landlocked(setting.lead(name))]
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))

@@ -934,13 +934,15 @@ def test_a_landlocked_place_is_no_distractor_by_the_sea():
     near = {"Montenegro": [1.0, 0.0], "Serbia": [0.8, 0.6], "Kosovo": [0.8, 0.6]}  # the landlocked ones tempt most
     encode = lambda texts: np.array([near.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
 
-    def options(para_id, text):  # the finder keeps a paragraph's spans by its id
-        made, _ = cloze_drafts(para_id, "Venice", text, list, finder, encode, n=1, variants=1, seed=0,
+    def options(para_id, text, title="Venice"):  # the finder keeps a paragraph's spans by its id
+        made, _ = cloze_drafts(para_id, title, text, list, finder, encode, n=1, variants=1, seed=0,
                                setting=Setting(related=lambda span: pool, linked=NAME_EACH_OTHER, lead=leads.get))
         return [set(draft.options) for draft, _ in made]
     by_sea, inland = options(9, "It ruled the coasts of present-day Montenegro as well as islands."), options(10, "It ruled Montenegro for a time.")
     assert len(by_sea) == 1 and not by_sea[0] & {"Serbia", "Kosovo"}
     assert len(inland) == 1 and {"Serbia", "Kosovo"} <= inland[0]  # inland, the nearest by their vectors stay
+    [in_a_sea] = options(12, "It is bordered by Montenegro and Italy.", title="Adriatic Sea")  # round 44: the Black Sea's "It"
+    assert not in_a_sea & {"Serbia", "Kosovo"}
     leads["Montenegro"] = "Montenegro is a landlocked country."  # were the answer landlocked, the sea would be another's
     assert {"Serbia", "Kosovo"} <= options(11, "It bordered Montenegro, Albania and the Adriatic Sea.")[0]
 
