@@ -616,8 +616,8 @@ NAME_WORDS = 4  # words in the longest name looked up around a blank ("Spring an
 
 def placed_by_the_question(span: Span, title: str, stats: CorpusStats) -> str | None:
     """Another name in the sentence that the knowledge base places in the answer: "the Tang
-    dynasty" (an imperial dynasty of China) gives away China, "Punjab" India or Pakistan, whatever
-    the question is about. Not a name the answer's own article places it with in turn (neighbours
+    dynasty" (an imperial dynasty of China) gives away China, "Punjab" India or Pakistan, "Yunnan" (a province in
+    Southwestern China) China, whatever the question is about. Not a name the answer's own article places it with in turn (neighbours
     name each other: Zambia and Zimbabwe), nor the title: where its subject lies is the fact asked."""
     answer = _place_key(span.text)
     if not answer:
@@ -625,7 +625,7 @@ def placed_by_the_question(span: Span, title: str, stats: CorpusStats) -> str | 
     own, answer_with = title_key(title), {_place_key(place) for place in stats.where(span.text)}
     for name in names_around(span):
         if (title_key(name) != own and _place_key(name) not in answer_with
-                and any(_place_key(place) == answer for place in stats.where(name))):
+                and any(_place_key(place) - _COMPASS == answer for place in stats.where(name))):  # "Southwestern China": China
             return f"\"{name}\" in the question lies in the answer, by its article: it gives the answer away"
     return None
 

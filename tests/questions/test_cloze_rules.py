@@ -816,10 +816,13 @@ def test_a_name_that_its_article_places_in_the_answer_gives_the_answer_away():
         (2, "China", "China is a country in East Asia."),
         (3, "Zambia", "Zambia is a landlocked country in Southern Africa, bordered by Zimbabwe and Botswana."),
         (4, "Zimbabwe", "Zimbabwe is a landlocked country in Southern Africa, bordered by Zambia and Botswana."),
-        (5, "Chang'an", "Chang'an is an ancient capital of China.")])
+        (5, "Chang'an", "Chang'an is an ancient capital of China."),
+        (6, "Yunnan", "Yunnan is a province in Southwestern China.")])
     sentence = "The An Lushan rebellion was a civil war in China at the midpoint of the Tang dynasty."
     assert "Tang dynasty" in placed_by_the_question(Span("place", "China", sentence), "An Lushan rebellion", stats)
     assert placed_by_the_question(Span("group", "Chinese", sentence.replace("China", "Chinese")), "An Lushan rebellion", stats)
+    kunming = "Kunming is the capital of the province of Yunnan in China."  # round 45: a region of the answer is in it
+    assert "Yunnan" in placed_by_the_question(Span("place", "China", kunming), "Kunming", stats)
     # The title is what the question asks about: where it lies is the fact asked, not a give-away.
     assert placed_by_the_question(Span("place", "China", "Chang'an was a capital of China."), "Chang'an", stats) is None
     # Neighbours name each other: Zimbabwe does not give Zambia away.
