@@ -1304,6 +1304,24 @@ def about_borders(sentence: str) -> bool:
     return _BORDERS.search(sentence) is not None
 
 
+_DIRECTION = r"(?i:(?:north|south)[- ]?(?:east|west)|north|south|east|west)"
+_DIRECTIONS = rf"{_DIRECTION}(?:(?:,\s*|\s+and\s+|\s+or\s+)(?:the\s+)?{_DIRECTION})*"
+_NAME_HERE = r"(?:the\s+)?[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*"
+_JOIN = r"(?:,\s*(?:and\s+)?|\s+and\s+)"
+_DIRECTION_AFTER = re.compile(rf"^(?:{_JOIN}{_NAME_HERE})*\s*(?:to|on|in) (?:the|its) ({_DIRECTIONS})\b")  # "___ and Armenia to the west"
+_DIRECTION_BEFORE = re.compile(rf"\b(?:to|on) (?:the|its) ({_DIRECTIONS}),? by\s+(?:{_NAME_HERE}{_JOIN})*$")  # "to the south by ___"
+
+
+def directions_given(span: Span) -> frozenset[str]:
+    """The compass directions the sentence gives for the answer from its subject ("Myanmar and ___ to
+    the northwest", "bordered to the south by ___"): geography.COMPASS_DEGREES' words."""
+    before, _, after = span.sentence.partition(span.text)
+    found = _DIRECTION_AFTER.match(after) or _DIRECTION_BEFORE.search(before)
+    if found is None:
+        return frozenset()
+    return frozenset(re.sub(r"[- ]", "", word.lower()) for word in re.findall(_DIRECTION, found.group(1), re.I))
+
+
 def keep_where(names: list[str], linked: Sequence[int], keep: Sequence[bool]) -> tuple[list[str], list[int]]:
     """The names `keep` marks, with their links (links_between)."""
     kept = [(name, links) for name, links, wanted in zip(names, linked, keep, strict=True) if wanted]
@@ -1477,6 +1495,13 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             pool, linked = keep_where(pool, linked, [geography.country_code(name) not in around for name in pool])
             if len(pool) < 3:
                 dropped.append((span.text, "a sentence about a country's borders, and fewer than three distractors that do not border it too"))
+                continue
+        toward = geography.in_direction(span.text, pool, title, directions_given(span)) if linked is not None and borders else None
+        if toward is not None:  # Malaysia for Laos's northwest
+            pool, linked = keep_where(pool, linked, toward)
+            if len(pool) < 3:
+                dropped.append((span.text, "a sentence that gives the direction of a country's border, and fewer than three distractors "
+                                           "that lie that way"))
                 continue
         distractors, closeness = _most_tempting(span, pool, vectors, context, articles, finder.stats, linked)
         if len(distractors) < 3:

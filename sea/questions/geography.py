@@ -38,6 +38,12 @@ FAR_KM = 2000.0
 # Italy and Suriname beside Brazil as options that stand out by their size; Belgium beside France (10) they passed.
 SIZES_APART = 100.0
 EARTH_RADIUS_KM = 6371.0
+# Rounds 40 and 45's readers failed China for Thailand's southern neighbour and Malaysia for Laos's northwestern one: an
+# option must lie within this many degrees of a direction the sentence gives (the named eighth of the compass and as much
+# again beside it: a country's towns' centre is only roughly where a reader pictures it).
+DIRECTION_SLACK = 67.5
+COMPASS_DEGREES = {"north": 0.0, "northeast": 45.0, "east": 90.0, "southeast": 135.0, "south": 180.0, "southwest": 225.0,
+                   "west": 270.0, "northwest": 315.0}
 _GRID_DEGREES = 0.5  # a country's towns to this grid: a few kilometres do not matter at FAR_KM
 
 
@@ -151,3 +157,45 @@ def within_reach(answer: str, names: list[str], places: frozenset[str]) -> list[
         return None
     reach = max(FAR_KM, 2 * own)
     return [_distance_to(name, places) <= reach for name in names]
+
+
+@cache
+def _centre(code: str) -> np.ndarray | None:
+    """The centre of a country's towns as a unit vector from the Earth's centre, None when it has none on record."""
+    towns = _towns().get(code)
+    return None if towns is None else towns.mean(axis=0) / np.linalg.norm(towns.mean(axis=0))
+
+
+def _latitude_longitude(point: np.ndarray) -> tuple[float, float]:
+    x, y, z = point
+    return float(np.arctan2(z, np.hypot(x, y))), float(np.arctan2(y, x))
+
+
+def bearing(one: str, other: str) -> float | None:
+    """The compass bearing in degrees (0 north, 90 east) from one country's centre (ISO code) to the
+    other's town nearest that centre, or None. The nearest town, not the other's centre: China's centre
+    lies northeast of Laos, the Chinese towns beside Laos north and northwest, as its lead says."""
+    start, towns = _centre(one), _towns().get(other)
+    if start is None or towns is None:
+        return None
+    (lat1, lon1), (lat2, lon2) = _latitude_longitude(start), _latitude_longitude(towns[int(np.argmax(towns @ start))])
+    east = np.sin(lon2 - lon1) * np.cos(lat2)
+    north = np.cos(lat1) * np.sin(lat2) - np.sin(lat1) * np.cos(lat2) * np.cos(lon2 - lon1)
+    return float(np.degrees(np.arctan2(east, north)) % 360.0)
+
+
+def _lies_toward(code: str | None, subject: str, directions: frozenset[str]) -> bool:
+    heading = bearing(subject, code) if code else None
+    return heading is not None and any(
+        abs((heading - COMPASS_DEGREES[direction] + 180.0) % 360.0 - 180.0) <= DIRECTION_SLACK for direction in directions)
+
+
+def in_direction(answer: str, names: list[str], subject: str, directions: frozenset[str]) -> list[bool] | None:
+    """Per name, whether it lies where the sentence puts the answer from the subject country ("Myanmar
+    and ___ to the northwest" of Laos: not Malaysia, far to the south): within DIRECTION_SLACK of one
+    of the `directions` (COMPASS_DEGREES' words). None when the subject is no country, or the answer
+    itself does not lie there (bearing): then the rule cannot tell."""
+    subject_code = country_code(subject)
+    if subject_code is None or not directions or not _lies_toward(country_code(answer), subject_code, directions):
+        return None
+    return [_lies_toward(country_code(name), subject_code, directions) for name in names]

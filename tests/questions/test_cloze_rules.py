@@ -16,6 +16,7 @@ from sea.questions.cloze import (
     _INDEFINITE,
     _with_article,
     about_borders,
+    directions_given,
     about_the_sea,
     answer_problem,
     article_before,
@@ -736,6 +737,19 @@ def test_neighbours_the_articles_name_are_offered_first():
     assert about_borders("It has a coastline along the Bay of Bengal.") and about_borders("It is bounded by _____ to the northeast.")
     assert not about_borders("The treaty was signed between Spain and _____.")
     assert neighbours_only(["Poland", "Portugal", "Morocco"], [0, 2, 1]) == (["Portugal", "Morocco"], [2, 1])
+
+
+@pytest.mark.parametrize(("sentence", "answer", "directions"), [
+    ("It is bordered by Myanmar and China to the northwest, Vietnam to the east.", "China", {"northwest"}),
+    ("It borders the sea to the west, Turkey to the north and northwest, Iraq to the east.", "Turkey", {"north", "northwest"}),
+    ("It is bounded by Georgia to the northwest, Turkey and Armenia to the west, and Iran to the south.", "Turkey", {"west"}),
+    ("It is bordered to the north by Brazil and to the south by Argentina.", "Argentina", {"south"}),
+    ("It is bordered to the north-east by Brazil, Paraguay and Argentina.", "Paraguay", {"northeast"}),
+    ("It de facto borders only Russia and Georgia.", "Russia", set()),
+    ("Brazil won the final, to the north of the city.", "Brazil", set()),  # "won the final": not a list of names
+])
+def test_the_directions_a_sentence_gives_for_the_answer(sentence, answer, directions):
+    assert directions_given(Span("place", answer, sentence)) == directions
 
 
 def test_a_name_that_carries_its_kind_stands_only_among_names_that_do():

@@ -103,3 +103,35 @@ def test_a_country_far_larger_or_smaller_than_the_answer_is_no_distractor():
     tempting = {"France": [1.0, 0.0], "Luxembourg": [0.8, 0.6]}  # the smallest tempts most
     options = _options(finder, 3, "Hugo Grotius", text, (1, 2, 3, 4), tempting, "France", n=1)  # Luxembourg, Belgium, Spain, Italy
     assert options == [{"France", "Belgium", "Spain", "Italy"}]
+
+
+def test_bearings_run_from_a_countrys_centre_to_the_others_nearest_town():
+    assert geography.bearing("TH", "CN") < 30 and 150 < geography.bearing("TH", "MY") < 210  # China north of Thailand, Malaysia south
+    assert 290 < geography.bearing("LA", "CN") < 360  # the towns beside Laos, not China's centre northeast of it
+    assert geography.bearing("TH", "XX") is None
+
+
+def test_a_distractor_must_lie_in_the_direction_the_sentence_gives():
+    """Rounds 40 and 45: China for Thailand's southern neighbour, Malaysia for Laos's northwestern one."""
+    northwest = frozenset({"northwest"})
+    assert geography.in_direction("China", ["India", "Nepal", "Malaysia", "Atlantis"], "Laos", northwest) == [True, True, False, False]
+    assert geography.in_direction("Malaysia", ["China", "Singapore"], "Thailand", frozenset({"south"})) == [False, True]
+    assert geography.in_direction("Malaysia", ["China"], "Thailand", frozenset({"north", "south"})) == [True]  # either way
+    assert geography.in_direction("China", ["Malaysia"], "Laos", frozenset({"south"})) is None  # the answer not there: cannot tell
+    assert geography.in_direction("China", ["Malaysia"], "Mekong", northwest) is None  # no country's own borders
+    assert geography.in_direction("China", ["Malaysia"], "Laos", frozenset()) is None
+
+
+def test_a_country_bordering_the_subject_one_way_takes_distractors_that_lie_that_way():
+    asia = ("Laos", "China", "India", "Nepal", "Malaysia", "Bangladesh", "Myanmar", "Vietnam")
+    finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
+                                      definitions=[*[(i, name, f"{name} is a country in Asia.") for i, name in enumerate(asia)],
+                                                   *[(20 + i, name, f"{name} is a country in Europe.") for i, name in enumerate(ELSEWHERE)]]))
+    tempting = {"China": [1.0, 0.0], "Malaysia": [0.8, 0.6]}  # the one far to the south tempts most
+
+    def options(direction, title="Laos"):  # from India, Nepal, Malaysia, Bangladesh
+        return _options(finder, 4, title, f"Laos is bordered by Myanmar and China to the {direction}, and Vietnam to the east.",
+                        (2, 3, 4, 5), tempting, "China", n=1)
+    assert options("northwest") == [{"China", "India", "Nepal", "Bangladesh"}]
+    assert options("north") == [{"China", "India", "Nepal", "Bangladesh"}]  # Malaysia lies south whichever way the border runs
+    assert options("northwest", title="Mekong") == [{"China", "Malaysia", "India", "Nepal"}]  # no country's own borders: no rule
