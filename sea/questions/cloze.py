@@ -86,6 +86,7 @@ _APPROXIMATE_BEFORE = re.compile(r"\b(?:around|about|approximately|approx\.|roug
                                  r"an estimated)\s*$", re.I)  # "reigning from c. ___ BC": 1753 is as right as 1750
 _ALTERNATIVE_YEAR = (re.compile(r"\b\d{3,4}\s*(?:or|/)\s*$"), re.compile(r"^\s*(?:or|/)\s*\d{3,4}\b"))  # "in ___ or 1843"
 _NEGATED_BEFORE = re.compile(r"\b(?:not|nor|never|neither|no longer)\b(?:[\s,]+[\w'’-]+){0,6}[\s,]*$", re.I)
+_DENOMINATOR_BEFORE = re.compile(r"\b(?:per|every|each)\s*$", re.I)  # "12 grams in every ___ of blood"
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since)\s*$", re.I)  # "By ___, she was …", "growing since ___": any later year is true too
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
@@ -580,6 +581,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a year computable from the sentence (\"the 600th anniversary of 1325\", \"75 years, from ___ to 1987\")"
     if span.kind == QUANTITY and before.rstrip().endswith(("±", "+/-", "+/−")):
         return "a measurement's margin of error (\"10,935 ± ___\"), not a fact worth knowing"
+    if span.kind == QUANTITY and _DENOMINATOR_BEFORE.search(before):
+        return "the quantity a figure is given per (\"12 grams in every ___ of blood\"): a convention of units, not a fact worth knowing"
     if span.kind == QUANTITY and _BOUND_BEFORE.search(before):
         return "a quantity after a bound (\"exceeding ___\", \"on the order of ___\"): more than one option would be true"
     if span.kind in (YEAR, QUANTITY) and _APPROXIMATE_BEFORE.search(before):

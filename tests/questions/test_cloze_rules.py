@@ -335,6 +335,14 @@ def test_a_quantity_after_a_bound_has_more_than_one_true_option():
     assert answer_problem(Span(QUANTITY, "10 kilometers", "Its radius is 10 kilometers."), "Thing") is None
 
 
+def test_the_quantity_a_figure_is_given_per_is_not_a_question():
+    """Round 45: "12 to 20 grams of hemoglobin in every ___ of blood" offered 70, 90 and 115 mL beside 100 mL."""
+    sentence = "A healthy human has 12 to 20 grams of hemoglobin in every 100 mL of blood."
+    assert "given per" in answer_problem(Span(QUANTITY, "100 mL", sentence), "Hemoglobin")
+    assert "given per" in answer_problem(Span(QUANTITY, "100,000 people", "It had 12 doctors per 100,000 people."), "Health")
+    assert answer_problem(Span(QUANTITY, "20 grams", sentence.replace("12 to ", "")), "Hemoglobin") is None  # the figure itself
+
+
 def test_a_margin_of_error_is_not_a_question():
     sentence = "The maximum known depth is 10,935 ± 6 meters at its southern end."
     assert "margin of error" in answer_problem(Span(QUANTITY, "6 meters", sentence), "Mariana Trench")
