@@ -3,7 +3,7 @@ paragraphs on four criteria, and the counts.
 
     python benchmarks/question_review.py draw --round N [--run default] --seed S [--exclude ROUND ...]
         -> reports/question_review-N.csv (a reviewer fills the four criteria with y/n, a note for every n)
-    python benchmarks/question_review.py count --round N   -> reports/question_review-N.md
+    python benchmarks/question_review.py count --round N [--run default]   -> reports/question_review-N.md
 
 Each round's seed is chosen before any of its questions is read (round 1: 20261130, round 2:
 20261201, round 3: 20261202, round 4: 20261203, round 5: 20261204,
@@ -71,7 +71,7 @@ def draw(run_id: str, round_: int, seed: int, exclude: list[int]) -> None:
     print(f"{sheet(round_, 'csv')}: {len(rows)} questions of run {run_id} (seed {seed}); fill {', '.join(CRITERIA)} with y/n")
 
 
-def count(round_: int) -> None:
+def count(round_: int, run_id: str) -> None:
     path = sheet(round_, "csv")
     verdicts = pd.read_csv(path, dtype=str, keep_default_na=False)
     unjudged = verdicts[~verdicts[list(CRITERIA)].isin(["y", "n"]).all(axis=1)]
@@ -79,7 +79,8 @@ def count(round_: int) -> None:
         raise SystemExit(f"{path}: {len(unjudged)} questions lack a y/n verdict on every criterion, e.g. {unjudged['question_id'].iloc[0]}")
     passed = (verdicts[list(CRITERIA)] == "y").all(axis=1)
     lines = [f"# Blind review of the default audit's questions, round {round_}", "",
-             f"{len(verdicts)} questions the default run asked, drawn by `python benchmarks/question_review.py draw --round {round_}` "
+             f"{len(verdicts)} questions {'the default run' if run_id == 'default' else f'run `{run_id}`'} asked, drawn by "
+             f"`python benchmarks/question_review.py draw --round {round_}{'' if run_id == 'default' else f' --run {run_id}'}` "
              f"with a seed fixed before reading, each judged against its paragraph. Verdicts: `{path}`.", "",
              "| criterion | passed |", "| --- | --- |",
              *[f"| {text} | {(verdicts[name] == 'y').sum()} / {len(verdicts)} |" for name, text in CRITERIA.items()],
@@ -109,14 +110,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     draw_command = commands.add_parser("draw")
-    draw_command.add_argument("--run", default="default")
     draw_command.add_argument("--seed", type=int, required=True, help="chosen before reading any question of the round")
     draw_command.add_argument("--exclude", type=int, nargs="*", default=[], metavar="ROUND",
                               help="rounds drawn from the same run whose questions this one must not repeat")
     for command in (draw_command, commands.add_parser("count")):
         command.add_argument("--round", type=int, required=True)
+        command.add_argument("--run", default="default", help="the run the round's questions were drawn from")
     args = parser.parse_args()
-    draw(args.run, args.round, args.seed, args.exclude) if args.command == "draw" else count(args.round)
+    draw(args.run, args.round, args.seed, args.exclude) if args.command == "draw" else count(args.round, args.run)
 
 
 if __name__ == "__main__":

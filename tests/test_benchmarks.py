@@ -150,9 +150,12 @@ def test_a_second_readers_sheet_must_show_the_questions_the_first_shows(finished
     judged.to_csv(question_review.sheet(1, "csv"), index=False)
     second = question_review.sheet(1, "csv").with_name("question_review-1-second-reader.csv")
     judged.iloc[::-1].to_csv(second, index=False)  # another order is no change
-    question_review.count(1)
-    assert "the two readers agree on 10 of 10" in question_review.sheet(1, "md").read_text()
+    question_review.count(1, finished_audit.root.name)
+    summary = question_review.sheet(1, "md").read_text()
+    assert "the two readers agree on 10 of 10" in summary
+    assert f"questions run `{finished_audit.root.name}` asked, drawn by `python benchmarks/question_review.py draw --round 1 " \
+           f"--run {finished_audit.root.name}`" in summary  # the run they came from, not the default's
     judged.loc[3, "paragraph"] = judged.loc[3, "paragraph"][:-20]  # a reader's script cut a paragraph short
     judged.to_csv(second, index=False)
     with pytest.raises(SystemExit, match="does not show the questions"):
-        question_review.count(1)
+        question_review.count(1, finished_audit.root.name)
