@@ -971,6 +971,7 @@ def lifespan(text: str) -> tuple[int, int] | None:
 
 _SEA = re.compile(r"\bcoast(?:s|al|line|lines)?\b|\bmaritime\b|\bports?\b|\bnaval\b|\bseaboard\b|\bshores?\b"
                   r"|\b(?:sea|seas|ocean|gulf|bay|strait|archipelagos?|islands?)\b(?! level)|\bvoyage\b|\bsail(?:s|ed|ing)?\b", re.IGNORECASE)
+_WATER_TITLE = re.compile(r"\b(?:Sea|Ocean|Gulf|Bay|Lake|Loch|Lagoon)\b")  # an article about a body of water: "Caspian Sea", "Lake Victoria"
 _LANDLOCKED = re.compile(r"\blandlocked\b", re.IGNORECASE)
 
 
@@ -1488,6 +1489,13 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
                 dropped.append((span.text, "a country set among countries, and fewer than three distractors near them on a map"))
                 continue
         country = geography.country_code(span.text)
+        near_water = geography.by_the_water(span.text, pool, geography.among(span.text, span.sentence, title, borders)) \
+            if linked is not None and country and _WATER_TITLE.search(title) else None
+        if near_water is not None:  # Finland and Poland among the Caspian's shores
+            pool, linked = keep_where(pool, linked, near_water)
+            if len(pool) < 3:
+                dropped.append((span.text, "a country among the shores of a sea or lake, and fewer than three distractors about as near it"))
+                continue
         if linked is not None and country:  # Luxembourg beside France stands out by its size
             pool, linked = keep_where(pool, linked, geography.alike_in_size(span.text, pool))
             if len(pool) < 3:

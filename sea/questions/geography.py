@@ -42,6 +42,13 @@ EARTH_RADIUS_KM = 6371.0
 # option must lie within this many degrees of a direction the sentence gives (the named eighth of the compass and as much
 # again beside it: a country's towns' centre is only roughly where a reader pictures it).
 DIRECTION_SLACK = 67.5
+# Rounds 44 and 46: Norway, Finland and Poland among the Black Sea's shores, Finland and Poland among the Caspian's. An option
+# must lie about as near the water as the answer: its nearest town no farther from the centre of the shores the sentence
+# names than WATER_REACH times the answer's, or WATER_FLOOR_KM; only with SHORES_AT_LEAST of them (one country's centre
+# says nothing of where its coast is).
+WATER_REACH = 1.5
+WATER_FLOOR_KM = 500.0
+SHORES_AT_LEAST = 3
 COMPASS_DEGREES = {"north": 0.0, "northeast": 45.0, "east": 90.0, "southeast": 135.0, "south": 180.0, "southwest": 225.0,
                    "west": 270.0, "northwest": 315.0}
 _GRID_DEGREES = 0.5  # a country's towns to this grid: a few kilometres do not matter at FAR_KM
@@ -130,6 +137,11 @@ def _towns() -> dict[str, np.ndarray]:
     return towns
 
 
+def _km(nearest: float) -> float:
+    """The great-circle distance of two unit vectors whose dot product this is."""
+    return EARTH_RADIUS_KM * float(np.arccos(min(1.0, max(-1.0, nearest))))
+
+
 @cache
 def distance_km(one: str, other: str) -> float:
     """How far apart two countries (ISO codes) are: the great-circle distance between their nearest
@@ -138,8 +150,7 @@ def distance_km(one: str, other: str) -> float:
     towns = _towns()
     if one not in towns or other not in towns:
         return float("inf")
-    nearest = float(np.max(towns[one] @ towns[other].T))
-    return EARTH_RADIUS_KM * float(np.arccos(min(1.0, max(-1.0, nearest))))
+    return _km(float(np.max(towns[one] @ towns[other].T)))
 
 
 def _distance_to(name: str, places: frozenset[str]) -> float:
@@ -199,3 +210,23 @@ def in_direction(answer: str, names: list[str], subject: str, directions: frozen
     if subject_code is None or not directions or not _lies_toward(country_code(answer), subject_code, directions):
         return None
     return [_lies_toward(country_code(name), subject_code, directions) for name in names]
+
+
+def _km_from(code: str | None, point: np.ndarray) -> float:
+    towns = _towns().get(code) if code else None
+    return float("inf") if towns is None else _km(float(np.max(towns @ point)))
+
+
+def by_the_water(answer: str, names: list[str], shores: frozenset[str]) -> list[bool] | None:
+    """Per name, whether it lies about as near a sea or lake as the answer, the water taken to lie at the
+    centre of the centres of the `shores` (ISO codes: the countries a sentence about it names beside the
+    answer): see WATER_REACH. None with fewer than SHORES_AT_LEAST shores or an answer not on the map."""
+    centres = [centre for code in shores if (centre := _centre(code)) is not None]
+    if len(centres) < SHORES_AT_LEAST:
+        return None
+    water = np.sum(centres, axis=0) / np.linalg.norm(np.sum(centres, axis=0))
+    own = _km_from(country_code(answer), water)
+    if own == float("inf"):
+        return None
+    reach = max(WATER_FLOOR_KM, WATER_REACH * own)
+    return [_km_from(country_code(name), water) <= reach for name in names]

@@ -135,3 +135,35 @@ def test_a_country_bordering_the_subject_one_way_takes_distractors_that_lie_that
     assert options("northwest") == [{"China", "India", "Nepal", "Bangladesh"}]
     assert options("north") == [{"China", "India", "Nepal", "Bangladesh"}]  # Malaysia lies south whichever way the border runs
     assert options("northwest", title="Mekong") == [{"China", "Malaysia", "India", "Nepal"}]  # no country's own borders: no rule
+
+
+def test_a_distractor_must_lie_about_as_near_the_water_as_the_answer():
+    """Rounds 44 and 46: Norway, Finland and Poland among the Black Sea's shores, Finland and Poland among the Caspian's."""
+    black_sea = frozenset({"BG", "GE", "RO", "TR", "UA"})
+    assert geography.by_the_water("Russia", ["Norway", "Finland", "Poland", "Greece", "Moldova", "Atlantis"], black_sea) \
+        == [False, False, False, True, True, False]
+    caspian = frozenset({"KZ", "AZ", "IR", "TM"})
+    assert geography.by_the_water("Russia", ["Finland", "Poland", "Ukraine", "Georgia", "Uzbekistan"], caspian) \
+        == [False, False, False, True, True]
+    assert geography.by_the_water("Russia", ["Finland"], frozenset({"KZ", "AZ"})) is None  # two shores do not place the water
+    assert geography.by_the_water("Atlantis", ["Finland"], caspian) is None
+
+
+def test_a_country_among_the_shores_of_a_sea_takes_only_distractors_near_it():
+    europe = ("Bulgaria", "Georgia", "Romania", "Turkey", "Ukraine", "Russia", "Norway", "Finland", "Poland", "Greece", "Moldova",
+              "Serbia")
+    finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
+                                      definitions=[(i, name, f"{name} is a country in Europe.") for i, name in enumerate(europe)]))
+    tempting = {"Russia": [1.0, 0.0], "Norway": [0.8, 0.6], "Finland": [0.8, 0.6]}  # the far north tempts most
+    pool = [finder.stats.as_span(doc_id, "place") for doc_id in range(6, 12)]  # Norway, Finland, Poland, Greece, Moldova, Serbia
+    encode = lambda texts: np.array([tempting.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
+
+    def drafts(title):
+        made, dropped = cloze_drafts(6, title, "It is bordered by Bulgaria, Georgia, Romania, Russia, Turkey, and Ukraine.", list, finder,
+                                     encode, n=6, variants=1, seed=0,
+                                     setting=Setting(related=lambda span: pool, linked=lambda answer, names: [2] * len(names)))
+        return {draft.answer: set(draft.options) for draft, _ in made}, dict(dropped)
+    made, dropped = drafts("Black Sea")  # only Greece and Moldova lie about as near the sea as Russia: no third
+    assert "Russia" not in made and "sea or lake" in dropped["Russia"]
+    made, _ = drafts("Pontus")  # no body of water named: the most tempting stay
+    assert {"Norway", "Finland"} <= made["Russia"]
