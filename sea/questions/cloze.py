@@ -1043,12 +1043,18 @@ def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -
     no Olympic year after 1947 for one it won). Not a period the answer begins or ends ("ruled from
     960 to ___", "the dissolution of the Soviet Union in ___": either side is a fair guess), nor a name
     around the blank of one word ("David" is also a statue), nor a period shorter than
-    PERIOD_SHORTEST years. As bounds for on_the_answers_side: the year before and the year after."""
+    PERIOD_SHORTEST years. As bounds for on_the_answers_side: the year before and the year after. And a year
+    after the end of the paragraph's own subject is still after its start ("US forces were withdrawn in ___",
+    2011, in the Iraq War's article: not 1998), unless the sentence itself gives that start ("from 1944 to ___")."""
     gold, own, bounds = int(answer.text), title_key(title), set()
     for name in [title, *(name for name in names_around(answer) if _ONE_WORD.fullmatch(name) is None and title_key(name) != own)]:
         period = period_of(lead(name) or "")
-        if period and period[0] < gold < period[1] and period[1] - period[0] >= PERIOD_SHORTEST:
+        if not period or period[1] - period[0] < PERIOD_SHORTEST:
+            continue
+        if period[0] < gold < period[1]:
             bounds |= {period[0] - 1, period[1] + 1}
+        elif name == title and gold >= period[1] and str(period[0]) not in answer.sentence:
+            bounds.add(period[0] - 1)
     return bounds
 
 

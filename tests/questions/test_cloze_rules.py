@@ -1141,7 +1141,8 @@ LEADS = {"Weimar Republic": "The Weimar Republic was the German state from 1918 
          "Soviet Union": "The Soviet Union was a country from its formation in 1922 until its dissolution in 1991.",
          "Song dynasty": "The Song dynasty was an imperial dynasty of China that ruled from 960 to 1279.",
          "David": "David is a marble statue sculpted from 1501 to 1504 by Michelangelo.",
-         "Short Parliament": "The Short Parliament was a Parliament of England that sat from 1640 to 1642."}
+         "Short Parliament": "The Short Parliament was a Parliament of England that sat from 1640 to 1642.",
+         "Iraq War": "The Iraq War was a protracted armed conflict in Iraq from 2003 to 2011."}
 
 
 @pytest.mark.parametrize("lead, period", [
@@ -1182,6 +1183,11 @@ def test_year_distractors_stay_inside_a_period_the_sentence_names(finder):
         == {959, 1280}
     assert period_bounds(Span(YEAR, "1100", "Su Shi wrote in 1100."), "Song dynasty", LEADS.get) == {959, 1280}
     assert period_bounds(Span(YEAR, "1100", "Su Shi wrote in 1100."), "Su Shi", LEADS.get) == set()
+    # Round 46: a year at or after the subject's end is still after its start (1998 for the Iraq War's withdrawal in 2011)
+    assert period_bounds(Span(YEAR, "2011", "US forces were officially withdrawn in 2011."), "Iraq War", LEADS.get) == {2002}
+    assert period_bounds(Span(YEAR, "2014", "In 2014, the US became re-engaged in Iraq."), "Iraq War", LEADS.get) == {2002}
+    assert period_bounds(Span(YEAR, "2011", "It was fought from 2003 to 2011."), "Iraq War", LEADS.get) == set()  # its own start
+    assert period_bounds(Span(YEAR, "1990", "Iraq invaded Kuwait in 1990."), "Iraq War", LEADS.get) == set()  # before it
 
 
 @pytest.mark.parametrize("sentence, year, title", [
