@@ -735,6 +735,8 @@ def same_form(candidate: Span, answer: Span, stats: CorpusStats, title: str = ""
         return False  # a bare surname among full names, "Romantic Italian" among "French": they stand out
     if named_type(without_the(candidate.text)) != named_type(without_the(answer.text)):
         return False  # "Henan Province" among "Yunnan", "Hunan": the form gives it away
+    if taxon_ending(candidate.text) != taxon_ending(answer.text):
+        return False  # "Wrasse" among "Bovidae", "Canidae": a common name among Latin families
     what, other = stats.type_of(answer.text), stats.type_of(candidate.text)
     if answer.kind == "group" and what is None:
         kind = group_kind(answer.text)
@@ -742,6 +744,15 @@ def same_form(candidate: Span, answer: Span, stats: CorpusStats, title: str = ""
                 and (kind != "nation" or stats.a_people(candidate.text)))
     where = stats.where(answer.text)
     return what is not None and other == what and (not has_a_place(where) or placed_alike(where, stats.where(candidate.text)) > 0)
+
+
+_TAXON_ENDING = re.compile(r"(?:idae|aceae|inae|oideae)$")  # a Latin family or subfamily ("Bovidae", "Rosaceae", "Bovinae")
+
+
+def taxon_ending(name: str) -> str | None:
+    """The ending that marks a name as a Latin family or subfamily ("Bovidae": "idae"), or None."""
+    found = _TAXON_ENDING.search(name) if " " not in name else None
+    return found.group() if found else None
 
 
 def stem_kind(span: Span, stats: CorpusStats) -> str | None:

@@ -52,6 +52,7 @@ from sea.questions.cloze import (
     same_form,
     same_name,
     takes_the,
+    taxon_ending,
     what_it_is,
     where_it_is,
     word_form_given,
@@ -333,6 +334,16 @@ def test_a_quantity_after_a_bound_has_more_than_one_true_option():
         quantity = next(q for q in ("60 mm", "10 kilometers", "4500 meters") if q in sentence)
         assert "bound" in answer_problem(Span(QUANTITY, quantity, sentence), "Thing")
     assert answer_problem(Span(QUANTITY, "10 kilometers", "Its radius is 10 kilometers."), "Thing") is None
+
+
+def test_a_latin_family_takes_only_latin_families():
+    """Round 46: "Wrasse" (a common name; the family is Labridae) beside Bovidae, Canidae and Hylidae."""
+    stats = CorpusStats([], latest_year=2024, definitions=[(i, name, f"{name} is a family of animals.")
+                                                           for i, name in enumerate(("Bovidae", "Canidae", "Wrasse", "Wales"))])
+    answer = Span("organisation", "Bovidae", "They belong to the family Bovidae.")
+    assert same_form(Span("organisation", "Canidae", "x"), answer, stats)
+    assert not same_form(Span("organisation", "Wrasse", "x"), answer, stats)
+    assert taxon_ending("Rosaceae") == "aceae" and taxon_ending("Wales") is None and taxon_ending("Family Bovidae") is None
 
 
 def test_the_quantity_a_figure_is_given_per_is_not_a_question():
