@@ -149,7 +149,7 @@ _FAITH_OF = {**dict.fromkeys(_ISLAM, "islam"), **dict.fromkeys(_CHRISTIANITY, "c
 _FAITH_WORDS = {
     "judaism": "jew jews jewry judaism talmud talmudic talmudist torah rabbi rabbis rabbinic rabbinical synagogue synagogues "
                "halakha halakhic halakhist kabbalah kabbalist hasidic hasidism",
-    "islam": "islam quran koran mosque mosques imam imams caliph caliphs caliphate sharia hadith",
+    "islam": "islam quran koran mosque mosques imam imams caliph caliphs caliphate sharia hadith sultan sultans sultanate sultanates",
     "christianity": "christ christianity church churches bishop bishops pope popes papal gospel gospels apostle apostles",
     "buddhism": "buddha buddhism bodhisattva sangha",
     "hinduism": "hinduism vedas vedic brahmin brahmins",
@@ -248,11 +248,21 @@ def faith_of(group: str) -> str | None:
     return _FAITH_OF.get(without_article(group).lower())
 
 
-def of_the_sentences_faith(answer: str, names: list[str], rest: str) -> list[str]:
+def faith_named(text: str) -> str | None:
+    """The one faith the text names by its own words or its people's ("a Chinese Buddhist monk": buddhism),
+    or None when it names none or several ("a Jewish preacher, the central figure of Christianity")."""
+    faiths = {_FAITH_OF_WORD.get(word) or faith_of(word) for word in map(str.lower, _LETTERS.findall(text))} - {None}
+    return faiths.pop() if len(faiths) == 1 else None
+
+
+def of_the_sentences_faith(answer: str, names: list[str], rest: str, subject: str = "") -> list[str]:
     """The names of the answer's faith when the rest of its sentence uses that faith's own words ("talmudist",
-    "churches"): a reader rules out the others. Otherwise all of them."""
+    "churches"), or when the first sentence of the subject's article (`subject`, which the question names: "Fatima",
+    the Islamic prophet's daughter) names that faith alone, the answer aside (that sentence may be the answer's
+    own: "Zhiyi … was a Chinese ___ monk"): a reader rules out the others. Otherwise all of them."""
     faith = faith_of(answer)
-    if faith is None or not any(_FAITH_OF_WORD.get(word.lower()) == faith for word in _LETTERS.findall(rest)):
+    if faith is None or not (any(_FAITH_OF_WORD.get(word.lower()) == faith for word in _LETTERS.findall(rest))
+                             or faith_named(subject.replace(without_article(answer), " ")) == faith):  # not the answer itself
         return names
     return [name for name in names if faith_of(name) == faith]
 
@@ -1438,7 +1448,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
         if span.kind == "group":
-            pool = of_the_sentences_faith(span.text, pool, f"{before} {after}")
+            pool = of_the_sentences_faith(span.text, pool, f"{before} {after}", first_sentence(setting.lead(title) or ""))
         if span.kind == "person":
             active = setting.years_of(span.text)
             era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence) or active

@@ -41,6 +41,7 @@ from sea.questions.cloze import (
     neighbours_only,
     nested,
     of_the_sentences_faith,
+    faith_named,
     period_bounds,
     period_of,
     placed_alike,
@@ -215,6 +216,15 @@ def test_a_sentence_in_a_faiths_own_words_keeps_distractors_of_that_faith():
     assert of_the_sentences_faith("Shia", names, "Ali was the first _ imam.") == ["Muslim", "Shia", "Sunni"]
     assert of_the_sentences_faith("a Buddhist", names, "Zhiyi was a Chinese _ monk.") == names  # no word of a faith
     assert of_the_sentences_faith("Jewish", names, "Jesus Christ was a 1st-century _ preacher.") == names  # another faith's word
+    assert of_the_sentences_faith("a Muslim", names, "The Ajuran Sultanate was _ empire.") == ["Muslim", "Shia", "Sunni"]  # round 36
+    # Round 46: the subject's own faith, which its article's first sentence names, rules the others out too
+    fatima = "Fatima bint Muhammad was the daughter of the Islamic prophet Muhammad."
+    assert of_the_sentences_faith("Muslim", names, "She is an archetype for _ women.", fatima) == ["Muslim", "Shia", "Sunni"]
+    jesus = "Jesus was a first-century Jewish preacher and the central figure of Christianity."
+    assert of_the_sentences_faith("Jewish", names, "He was a _ preacher.", jesus) == names  # two faiths: no rule
+    zhiyi = "Zhiyi was a Chinese Buddhist monk."  # the answer's own sentence: the answer names no faith for itself
+    assert of_the_sentences_faith("Buddhist", names, zhiyi.replace("Buddhist", "_"), zhiyi) == names
+    assert faith_named(fatima) == "islam" and faith_named(jesus) is None and faith_named("Paris is a city.") is None
 
 
 def test_the_title_must_not_give_the_answer_away():
