@@ -747,6 +747,8 @@ def same_form(candidate: Span, answer: Span, stats: CorpusStats, title: str = ""
         return False  # "Henan Province" among "Yunnan", "Hunan": the form gives it away
     if taxon_ending(candidate.text) != taxon_ending(answer.text):
         return False  # "Wrasse" among "Bovidae", "Canidae": a common name among Latin families
+    if part_of_a_continent(answer.text) and not part_of_a_continent(candidate.text):
+        return False  # "Kashmir" and "Inner Mongolia" beside "Southeast Asia" (but "North Africa" may stand beside "the Middle East")
     what, other = stats.type_of(answer.text), stats.type_of(candidate.text)
     if answer.kind == "group" and what is None:
         kind = group_kind(answer.text)
@@ -765,6 +767,17 @@ def taxon_ending(name: str) -> str | None:
     return found.group() if found else None
 
 
+_CONTINENTS = frozenset("asia africa europe america americas oceania".split())
+
+
+def part_of_a_continent(name: str) -> bool:
+    """Is the name a continent's part by its compass ("Southeast Asia", "Western Europe", "Central America";
+    not "South Africa", a country)?"""
+    words = without_the(name).lower().split()
+    return (len(words) == 2 and words[0] in _COMPASS and words[1] in _CONTINENTS
+            and geography.country_code(name) is None)
+
+
 def stem_kind(span: Span, stats: CorpusStats) -> str | None:
     """The kind a question may name ("Which river …"): a year or a quantity, told by its form, or
     the type every option shares; None for groups ("a Dutch" is no "Which nation"): a neutral stem."""
@@ -779,6 +792,9 @@ def problem_before_distractors(span: Span, title: str, stats: CorpusStats, parag
         return problem
     if needs_a_type(span, stats):
         return f"no article says what this {span.kind} is, so no distractor can be shown to be of its kind"
+    if span.kind == YEAR and int(span.text) >= stats.latest_year - 1:
+        return ("a year at the knowledge base's date or the one before: no option may come after that date, so the answer "
+                "would be the latest option")
     if country_of_the_past(span, title, stats):
         return (f"a country in a sentence dated before {STATES_AS_TODAY}: its distractors would be today's countries, "
                 "some of which did not exist then")
@@ -1418,6 +1434,13 @@ def of_the_answers_time(name: str, era: tuple[int, int] | None, active: tuple[in
     return contemporaries(era, era_of(setting.lead(name) or "") or dated) and in_the_works_time(active, dated, setting.work)
 
 
+def of_a_persons_name(span: Span, people: Iterable[str]) -> bool:
+    """Is a place the "of ___" of one of the `people`'s names or styles ("Maria Carolina of ___", "Tsar
+    Alexis of ___", "Clive of ___")? Round 47's readers failed "Maria Carolina of Austria" as wording."""
+    before = span.sentence.partition(span.text)[0].rstrip()
+    return span.kind == "place" and before.endswith(" of") and any(before[:-3].rstrip().endswith(person) for person in people)
+
+
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[[], list[Span]], finder: EntityFinder,
                  encode: Encode, n: int, variants: int, seed: int, setting: Setting = Setting()
                  ) -> tuple[list[tuple[Draft, list[str]]], list[tuple[str, str]]]:
@@ -1429,12 +1452,15 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
     paragraph, bounds = _norm(text), frozenset(bounding_years(title, text)) | setting.subject_bounds
     pools, dropped, seen, spans_seen, nearby = [], [], set(), [], None
+    people = [span.text for span in finder.spans(para_id, text) if span.kind == "person"]
     for span in finder.spans(para_id, text):
         key = _norm(span.text)
         if key in seen:
             continue
         seen.add(key)
-        problem = problem_before_distractors(span, title, finder.stats, text)
+        problem = problem_before_distractors(span, title, finder.stats, text) or (
+            "a place in a person's name or style (\"Maria Carolina of ___\", \"Clive of ___\"): wording, not a fact"
+            if of_a_persons_name(span, people) else None)
         if problem:
             dropped.append((span.text, problem))
             continue

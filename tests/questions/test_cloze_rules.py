@@ -40,6 +40,8 @@ from sea.questions.cloze import (
     near_on_a_map,
     neighbours_only,
     nested,
+    of_a_persons_name,
+    part_of_a_continent,
     of_the_sentences_faith,
     faith_named,
     period_bounds,
@@ -346,6 +348,26 @@ def test_a_quantity_after_a_bound_has_more_than_one_true_option():
     assert answer_problem(Span(QUANTITY, "10 kilometers", "Its radius is 10 kilometers."), "Thing") is None
 
 
+def test_a_continents_part_takes_only_continents_parts():
+    """Round 47: Kashmir and Inner Mongolia (a country's regions) beside "Southeast Asia"."""
+    assert part_of_a_continent("Southeast Asia") and part_of_a_continent("the Western Europe")
+    assert not part_of_a_continent("South Africa") and not part_of_a_continent("Kashmir") and not part_of_a_continent("East Timor")
+    stats = CorpusStats([], latest_year=2024, definitions=[(i, name, f"{name} is a region.")
+                                                           for i, name in enumerate(("Southeast Asia", "East Asia", "Kashmir"))])
+    answer = Span("place", "Southeast Asia", "It grows in Southeast Asia.")
+    assert same_form(Span("place", "East Asia", "x"), answer, stats) and not same_form(Span("place", "Kashmir", "x"), answer, stats)
+    assert same_form(Span("place", "Southeast Asia", "x"), Span("place", "Kashmir", "It lies in Kashmir."), stats)  # one way only
+
+
+def test_a_place_in_a_persons_name_is_not_asked():
+    """Round 47: "Maria Carolina of ___" (Austria) is wording, a style, not a fact."""
+    sentence = "He was the brother of Marie Antoinette, Leopold II, Maria Carolina of Austria, and Maria Amalia."
+    assert of_a_persons_name(Span("place", "Austria", sentence), ["Marie Antoinette", "Leopold II", "Maria Carolina"])
+    assert not of_a_persons_name(Span("place", "Austria", sentence), ["Leopold II"])  # no person's name before "of"
+    assert not of_a_persons_name(Span("place", "Austria", "Maria Carolina moved to Austria."), ["Maria Carolina"])
+    assert not of_a_persons_name(Span("organisation", "Harvard", "I. Bernard Cohen of Harvard wrote it."), ["I. Bernard Cohen"])
+
+
 def test_a_latin_family_takes_only_latin_families():
     """Round 46: "Wrasse" (a common name; the family is Labridae) beside Bovidae, Canidae and Hylidae."""
     stats = CorpusStats([], latest_year=2024, definitions=[(i, name, f"{name} is a family of animals.")
@@ -368,6 +390,18 @@ def test_a_margin_of_error_is_not_a_question():
     sentence = "The maximum known depth is 10,935 ± 6 meters at its southern end."
     assert "margin of error" in answer_problem(Span(QUANTITY, "6 meters", sentence), "Mariana Trench")
     assert answer_problem(Span(QUANTITY, "6 meters", "The depth varies by 6 meters."), "Mariana Trench") is None
+
+
+def test_a_year_at_the_knowledge_bases_date_is_not_asked():
+    """Round 47's "clashes have continued into ___" (2026): with no option after the knowledge base's date, the answer
+    at that date, or the year before, would be the latest option (all 14 such questions of the knowledge base were)."""
+    stats = CorpusStats([], latest_year=2026)
+
+    def problem(year):
+        sentence = f"The clashes continued into {year}."
+        return problem_before_distractors(Span(YEAR, str(year), sentence), "Syrian civil war", stats, sentence)
+    assert "latest option" in problem(2026) and "latest option" in problem(2025)
+    assert problem(2024) is None
 
 
 def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
