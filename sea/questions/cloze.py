@@ -87,6 +87,8 @@ _APPROXIMATE_BEFORE = re.compile(r"\b(?:around|about|approximately|approx\.|roug
 _ALTERNATIVE_YEAR = (re.compile(r"\b\d{3,4}\s*(?:or|/)\s*$"), re.compile(r"^\s*(?:or|/)\s*\d{3,4}\b"))  # "in ___ or 1843"
 _NEGATED_BEFORE = re.compile(r"\b(?:not|nor|never|neither|no longer)\b(?:[\s,]+[\w'’-]+){0,6}[\s,]*$", re.I)
 _DENOMINATOR_BEFORE = re.compile(r"\b(?:per|every|each)\s*$", re.I)  # "12 grams in every ___ of blood"
+_UNIT_AFTER = re.compile(r"^\s*(?:[kMGT]?W|[kMG]?Hz|km|cm|mm|kg|mi|ft|lb|eV|AU|ly|metres|meters|feet|miles|kilometres|kilometers|"
+                         r"tonnes|tons|watts|kelvin)\b")  # "up to 1039 W": a flattened 10^39, not a year
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since)\s*$", re.I)  # "By ___, she was …", "growing since ___": any later year is true too
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
@@ -586,6 +588,8 @@ def answer_problem(span: Span, title: str) -> str | None:
     if span.kind in (YEAR, QUANTITY) and (_CONVERSION.match(after) or before.rstrip().endswith("(")
                                           or span.kind == QUANTITY and (before.rstrip().endswith("[") or converted(span, before, after))):
         return "a number computable from the sentence (a unit conversion)"
+    if span.kind == YEAR and _UNIT_AFTER.match(after):
+        return "a number with a unit after it (\"luminosities up to ___ W\"), not a year"
     if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
             and len(set(YEAR_FORM.findall(span.sentence))) > 1:
         return "a year computable from the sentence (\"the 600th anniversary of 1325\", \"75 years, from ___ to 1987\")"
@@ -823,13 +827,18 @@ def country_of_the_past(span: Span, title: str, stats: CorpusStats) -> bool:
 _SENTENCE_END = (".", "!", "?", ":", ";", '"', "”", "’", "'", ")")
 
 
+_TITLE_ABBREVIATION_END = re.compile(r"\b(?:Sgt|Dr|Mr|Mrs|Ms|St|Gen|Lt|Col|Capt|Maj|Prof|Rev|Sen|Gov|Mt|Ft|Adm|Cpl|Pvt)\.$")  # "…, Sgt." | "Pepper"
+
+
 def cut_from_its_paragraph(sentence: str, paragraph: str) -> str | None:
     """Why the sentence is no sentence of the paragraph, or None: the sentence splitter cut it where
     no sentence ends ("… part of a UNESCO | World Heritage Site since ___.", "… "Hello, Dolly!" | in ___, as
-    well as …": it starts in lower case), so it says nothing of what it is about."""
+    well as …": it starts in lower case; "Released in the UK on 26 May ___, Sgt." | "Pepper's …": it ends on a
+    title's abbreviation with more to come), so it says nothing of what it is about."""
     start = paragraph.find(sentence)
     first = re.search(r"[^\W_]", sentence)
-    if (start > 0 and not paragraph[:start].rstrip().endswith(_SENTENCE_END)) or (first and first.group(0).islower()):
+    if ((start > 0 and not paragraph[:start].rstrip().endswith(_SENTENCE_END)) or (first and first.group(0).islower())
+            or (_TITLE_ABBREVIATION_END.search(sentence) and paragraph[start + len(sentence):].strip())):
         return "a fragment of a sentence (the sentence splitter cut it where no sentence ends)"
     return None
 

@@ -392,6 +392,21 @@ def test_a_margin_of_error_is_not_a_question():
     assert answer_problem(Span(QUANTITY, "6 meters", "The depth varies by 6 meters."), "Mariana Trench") is None
 
 
+def test_a_sentence_cut_after_a_titles_abbreviation_is_a_fragment():
+    """Round 48: "Released in the UK on 26 May ___, Sgt." (the splitter cut "Sgt. Pepper's")."""
+    paragraph = "Released in the UK on 26 May 1967, Sgt. Pepper's was a success."
+    assert "fragment" in cut_from_its_paragraph("Released in the UK on 26 May 1967, Sgt.", paragraph)
+    assert cut_from_its_paragraph("It was led by Gen.", "It was led by Gen.") is None  # nothing comes after it
+    assert cut_from_its_paragraph(paragraph, paragraph) is None
+
+
+def test_a_number_with_a_unit_after_it_is_no_year():
+    """Round 48: "luminosities up to 1039 W" (10^39 flattened by the dump) asked as a year."""
+    sentence = "They have luminosities up to 1039 W at radio wavelengths."
+    assert "not a year" in answer_problem(Span(YEAR, "1039", sentence), "Radio galaxy")
+    assert answer_problem(Span(YEAR, "1999", "In 1999 in Paris, it won."), "Thing") is None  # "in" is no unit
+
+
 def test_a_year_at_the_knowledge_bases_date_is_not_asked():
     """Round 47's "clashes have continued into ___" (2026): with no option after the knowledge base's date, the answer
     at that date, or the year before, would be the latest option (all 14 such questions of the knowledge base were)."""
