@@ -1461,8 +1461,9 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
     rng = np.random.default_rng(int.from_bytes(hashlib.blake2b(f"{seed}\x1f{para_id}".encode(), digest_size=8).digest(), "big"))
     paragraph, bounds = _norm(text), frozenset(bounding_years(title, text)) | setting.subject_bounds
     pools, dropped, seen, spans_seen, nearby = [], [], set(), [], None
-    people = [span.text for span in finder.spans(para_id, text) if span.kind == "person"]
-    for span in finder.spans(para_id, text):
+    spans = finder.spans(para_id, text)
+    people = [span.text for span in spans if span.kind == "person"]
+    for span in spans:
         key = _norm(span.text)
         if key in seen:
             continue
@@ -1544,15 +1545,15 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             if len(pool) < 3:
                 dropped.append((span.text, f"{strict}, and fewer than three distractors linked to the answer by their articles"))
                 continue
-        reachable = None if linked is None else geography.within_reach(span.text, pool, geography.among(span.text, span.sentence, title, borders))
+        among = geography.among(span.text, span.sentence, title, borders)  # the countries the sentence sets the answer among
+        reachable = None if linked is None else geography.within_reach(span.text, pool, among)
         if reachable is not None:
             pool, linked = keep_where(pool, linked, reachable)
             if len(pool) < 3:
                 dropped.append((span.text, "a country set among countries, and fewer than three distractors near them on a map"))
                 continue
         country = geography.country_code(span.text)
-        near_water = geography.by_the_water(span.text, pool, geography.among(span.text, span.sentence, title, borders)) \
-            if linked is not None and country and _WATER_TITLE.search(title) else None
+        near_water = geography.by_the_water(span.text, pool, among) if linked is not None and country and _WATER_TITLE.search(title) else None
         if near_water is not None:  # Finland and Poland among the Caspian's shores
             pool, linked = keep_where(pool, linked, near_water)
             if len(pool) < 3:
