@@ -89,6 +89,7 @@ _NEGATED_BEFORE = re.compile(r"\b(?:not|nor|never|neither|no longer)\b(?:[\s,]+[
 _DENOMINATOR_BEFORE = re.compile(r"\b(?:per|every|each)\s*$", re.I)  # "12 grams in every ___ of blood"
 _UNIT_AFTER = re.compile(r"^\s*(?:[kMGT]?W|[kMG]?Hz|km|cm|mm|kg|mi|ft|lb|eV|AU|ly|metres|meters|feet|miles|kilometres|kilometers|"
                          r"tonnes|tons|watts|kelvin)\b")  # "up to 1039 W": a flattened 10^39, not a year
+_DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight)\s*$", re.I)  # "DIN standard ___": a code, not a year
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since)\s*$", re.I)  # "By ___, she was …", "growing since ___": any later year is true too
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
@@ -590,6 +591,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a number computable from the sentence (a unit conversion)"
     if span.kind == YEAR and _UNIT_AFTER.match(after):
         return "a number with a unit after it (\"luminosities up to ___ W\"), not a year"
+    if span.kind == YEAR and _DESIGNATION_BEFORE.search(before):
+        return "a number that names a thing (\"DIN standard ___\", \"Route ___\"), not a year"
     if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
             and len(set(YEAR_FORM.findall(span.sentence))) > 1:
         return "a year computable from the sentence (\"the 600th anniversary of 1325\", \"75 years, from ___ to 1987\")"
@@ -1016,14 +1019,16 @@ def lifespan(text: str) -> tuple[int, int] | None:
 
 
 _SEA = re.compile(r"\bcoast(?:s|al|line|lines)?\b|\bmaritime\b|\bports?\b|\bnaval\b|\bseaboard\b|\bshores?\b"
-                  r"|\b(?:sea|seas|ocean|gulf|bay|strait|archipelagos?|islands?)\b(?! level)|\bvoyage\b|\bsail(?:s|ed|ing)?\b", re.IGNORECASE)
+                  r"|\b(?:sea|seas|ocean|gulf|bay|strait|archipelagos?|islands?)\b(?! level)|\bvoyage\b|\bsail(?:s|ed|ing)?\b"
+                  r"|\bwaters off\b|\boffshore\b", re.IGNORECASE)
 _WATER_TITLE = re.compile(r"\b(?:Sea|Ocean|Gulf|Bay|Lake|Loch|Lagoon)\b")  # an article about a body of water: "Caspian Sea", "Lake Victoria"
 _LANDLOCKED = re.compile(r"\blandlocked\b", re.IGNORECASE)
 
 
 def about_the_sea(sentence: str) -> bool:
     """Does the sentence put its places by the sea ("the coasts of present-day ___", "maritime borders
-    … in the Persian Gulf", "a voyage to ___", "an archipelago in northern ___", "an island … part of ___")? Then a landlocked distractor is ruled out by a map."""
+    … in the Persian Gulf", "a voyage to ___", "an archipelago in northern ___", "an island … part of ___",
+    "the waters off ___")? Then a landlocked distractor is ruled out by a map."""
     return _SEA.search(sentence) is not None
 
 

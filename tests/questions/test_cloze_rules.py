@@ -407,6 +407,14 @@ def test_a_number_with_a_unit_after_it_is_no_year():
     assert answer_problem(Span(YEAR, "1999", "In 1999 in Paris, it won."), "Thing") is None  # "in" is no unit
 
 
+def test_a_number_that_names_a_thing_is_no_year():
+    """Round 49: "created DIN standard 1940" asked as a year (both readers: a standard's number)."""
+    sentence = "The Association of German Engineers created DIN standard 1940 which defines the Otto engine."
+    assert "not a year" in answer_problem(Span(YEAR, "1940", sentence), "Nicolaus Otto")
+    assert "not a year" in answer_problem(Span(YEAR, "1812", "It is known as Opus 1812."), "Overture")
+    assert answer_problem(Span(YEAR, "1940", "The standard was created in 1940."), "DIN") is None  # a year of a standard
+
+
 def test_a_year_at_the_knowledge_bases_date_is_not_asked():
     """Round 47's "clashes have continued into ___" (2026): with no option after the knowledge base's date, the answer
     at that date, or the year before, would be the latest option (all 14 such questions of the knowledge base were)."""
@@ -1020,6 +1028,7 @@ def test_a_landlocked_place_is_no_distractor_by_the_sea():
     assert about_the_sea("It held the coasts of present-day Montenegro and Albania.") and about_the_sea("maritime borders in the Gulf")
     assert about_the_sea("Novaya Zemlya is an archipelago in northern Russia.")  # round 35: no Belarus
     assert about_the_sea("Sakhalin is an island in Northeast Asia which is a part of Russia.")  # round 41: no Kazakhstan
+    assert about_the_sea("There is a population in the waters off Chile.")  # round 49: no Bolivia
     assert not about_the_sea("More than 100 peaks exceed 7,000 metres above sea level.") and not about_the_sea("It borders Hungary.")
     assert landlocked("Serbia, officially the Republic of Serbia, is a landlocked country in Southeastern Europe. It borders Hungary.")
     assert not landlocked("South Africa is a country. It surrounds the landlocked Lesotho.") and not landlocked(None)
