@@ -89,6 +89,7 @@ _NEGATED_BEFORE = re.compile(r"\b(?:not|nor|never|neither|no longer)\b(?:[\s,]+[
 _DENOMINATOR_BEFORE = re.compile(r"\b(?:per|every|each)\s*$", re.I)  # "12 grams in every ___ of blood"
 _UNIT_AFTER = re.compile(r"^\s*(?:[kMGT]?W|[kMG]?Hz|km|cm|mm|kg|mi|ft|lb|eV|AU|ly|metres|meters|feet|miles|kilometres|kilometers|"
                          r"tonnes|tons|watts|kelvin)\b")  # "up to 1039 W": a flattened 10^39, not a year
+_YEAR_IN_A_NAME = re.compile(r"\b[A-Za-z]+-(\d{2})\b")  # "COVID-19": the name gives 2019 away
 _DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight)\s*$", re.I)  # "DIN standard ___": a code, not a year
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since)\s*$", re.I)  # "By ___, she was …", "growing since ___": any later year is true too
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
@@ -591,6 +592,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a number computable from the sentence (a unit conversion)"
     if span.kind == YEAR and _UNIT_AFTER.match(after):
         return "a number with a unit after it (\"luminosities up to ___ W\"), not a year"
+    if span.kind == YEAR and span.text[-2:] in _YEAR_IN_A_NAME.findall(f"{title} {span.sentence}"):
+        return "a year whose last two digits a name in the question carries (\"COVID-19\"): the name gives it away"
     if span.kind == YEAR and _DESIGNATION_BEFORE.search(before):
         return "a number that names a thing (\"DIN standard ___\", \"Route ___\"), not a year"
     if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
@@ -909,6 +912,7 @@ def kind_problem(span: Span, stats: CorpusStats) -> str | None:
 
 
 _QUADRENNIAL = re.compile(r"\bOlympi|\bWorld Cup\b|\bParalympi|\bCommonwealth Games\b")
+_PRESIDENTIAL_ELECTION = re.compile(r"\bpresidential (?:election|nomination|campaign)", re.I)  # the United States': every fourth year
 _OLYMPIC = re.compile(r"\bOlympi|\bParalympi")
 _WINTER_GAMES = re.compile(r"\bWinter (?:Olympi|Paralympi|Games)")
 # The years the Games were held: none in 1916, 1940 or 1944; the Winter Games moved to even non-leap years in 1994.
@@ -919,11 +923,13 @@ WINTER_GAMES = frozenset([*range(1924, 1940, 4), *range(1948, 1993, 4), *range(1
 def year_cycle(answer: Span, title: str = "") -> int:
     """The step the answer's year keeps: 4 for the Olympics and World Cups (named in the sentence or
     in the title of its article: "the most recent was held in ___ in Paris" in "Summer Olympic
-    Games"), or when the sentence's other years (two or more) are the answer's give or take whole
+    Games"), for a presidential election in a leap year ("the unsuccessful candidate … in ___ presidential
+    election": the United States' cycle; round 50's readers failed 1865, 1871 and 1881 beside 1872), or when the sentence's other years (two or more) are the answer's give or take whole
     multiples of four ("in ___, 1932 and 1936"); otherwise 1. A year off the cycle is ruled out by it."""
     gold, others = int(answer.text), _other_years(answer)
     cyclic = len(others) >= 2 and all((other - gold) % 4 == 0 for other in others)
-    return 4 if cyclic or _QUADRENNIAL.search(answer.sentence) or _QUADRENNIAL.search(title) else 1
+    election = _PRESIDENTIAL_ELECTION.search(answer.sentence) and gold % 4 == 0
+    return 4 if cyclic or election or _QUADRENNIAL.search(answer.sentence) or _QUADRENNIAL.search(title) else 1
 
 
 def games_held(answer: Span, title: str = "") -> frozenset[int]:
@@ -1448,6 +1454,17 @@ def of_the_answers_time(name: str, era: tuple[int, int] | None, active: tuple[in
     return contemporaries(era, era_of(setting.lead(name) or "") or dated) and in_the_works_time(active, dated, setting.work)
 
 
+ANTIQUITY_ENDS = 500  # a subject its article dates only before this year belongs to antiquity
+
+
+def of_antiquity(lead: str | None, active: tuple[int, int] | None) -> bool:
+    """Does the subject's article date it only before ANTIQUITY_ENDS: its first sentence ("Boudica … in AD 60 or 61")
+    or, where that names no year, the years the article names (years_active: Hipparchus's lead in the knowledge
+    base drops "(c. 190 – c. 120 BC)"; his article's years, widened, run from 147 to 107 BC)?"""
+    years = dates_named(first_sentence(lead or "")) or (list(active) if active else [])
+    return bool(years) and max(years) < ANTIQUITY_ENDS
+
+
 def of_a_persons_name(span: Span, people: Iterable[str]) -> bool:
     """Is a place the "of ___" of one of the `people`'s names or styles ("Maria Carolina of ___", "Tsar
     Alexis of ___", "Clive of ___")? Round 47's readers failed "Maria Carolina of Austria" as wording."""
@@ -1475,7 +1492,9 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         seen.add(key)
         problem = problem_before_distractors(span, title, finder.stats, text) or (
             "a place in a person's name or style (\"Maria Carolina of ___\", \"Clive of ___\"): wording, not a fact"
-            if of_a_persons_name(span, people) else None)
+            if of_a_persons_name(span, people) else
+            "a people's word about a subject of antiquity: its distractors would be today's nations (\"a German astronomer\" of 150 BC)"
+            if span.kind == "group" and of_antiquity(setting.lead(title), setting.years_of(title)) else None)
         if problem:
             dropped.append((span.text, problem))
             continue

@@ -41,6 +41,7 @@ from sea.questions.cloze import (
     neighbours_only,
     nested,
     of_a_persons_name,
+    of_antiquity,
     part_of_a_continent,
     of_the_sentences_faith,
     faith_named,
@@ -364,6 +365,14 @@ def test_a_place_in_a_persons_name_is_not_asked():
     sentence = "He was the brother of Marie Antoinette, Leopold II, Maria Carolina of Austria, and Maria Amalia."
     assert of_a_persons_name(Span("place", "Austria", sentence), ["Marie Antoinette", "Leopold II", "Maria Carolina"])
     assert not of_a_persons_name(Span("place", "Austria", sentence), ["Leopold II"])  # no person's name before "of"
+
+
+def test_a_subject_of_antiquity_is_dated_by_its_lead_or_its_articles_years():
+    """Round 50: "Hipparchus was ___ astronomer" with a German, an Italian and a Dutch among the options."""
+    assert of_antiquity("Boudica was a queen who led an uprising against Rome in AD 60 or 61.", None)
+    assert of_antiquity("Hipparchus was a Greek astronomer.", (-147, -107))  # the lead drops his dates
+    assert not of_antiquity("Hipparchus was a Greek astronomer.", None)  # undated: no rule
+    assert not of_antiquity("Charlemagne was King of the Franks from 768 and Emperor from 800 until 814.", None)
     assert not of_a_persons_name(Span("place", "Austria", "Maria Carolina moved to Austria."), ["Maria Carolina"])
     assert not of_a_persons_name(Span("organisation", "Harvard", "I. Bernard Cohen of Harvard wrote it."), ["I. Bernard Cohen"])
 
@@ -859,6 +868,22 @@ def test_a_year_on_a_cycle_takes_distractors_on_it():
     assert year_cycle(latest) == 1 and year_cycle(latest, "Summer Olympic Games") == 4
     assert not same_form(Span(YEAR, "2018", "x"), latest, stats, "Summer Olympic Games") and same_form(Span(YEAR, "2018", "x"), latest, stats)
     assert all((int(y) - 2024) % 4 == 0 for y in _nearby_values(latest, np.random.default_rng(0), "Summer Olympic Games"))
+
+
+def test_a_presidential_election_in_a_leap_year_keeps_the_cycle():
+    """Round 50: 1865, 1871 and 1881 beside Greeley's 1872 presidential run (not election years)."""
+    greeley = Span(YEAR, "1872", "He was the unsuccessful candidate in the 1872 presidential election against President Grant.")
+    assert year_cycle(greeley) == 4
+    assert year_cycle(Span(YEAR, "1995", "She won the 1995 presidential election.")) == 1  # not the United States' cycle
+    assert year_cycle(Span(YEAR, "1872", "He was elected mayor in 1872.")) == 1
+
+
+def test_a_year_a_name_carries_is_not_asked():
+    """Round 50: "an outbreak in Wuhan in December ___" in "COVID-19 pandemic": the name gives 2019 away."""
+    sentence = "The global COVID-19 pandemic began with an outbreak in Wuhan, China, in December 2019."
+    assert "gives it away" in answer_problem(Span(YEAR, "2019", sentence), "COVID-19 pandemic")
+    assert "gives it away" in answer_problem(Span(YEAR, "2019", "Its first outbreak was in 2019."), "COVID-19")  # by the title
+    assert answer_problem(Span(YEAR, "2020", "It spread worldwide in 2020."), "COVID-19 pandemic") is None
 
 
 def test_a_year_of_the_games_takes_only_years_they_were_held():
