@@ -91,7 +91,10 @@ _UNIT_AFTER = re.compile(r"^\s*(?:[kMGT]?W|[kMG]?Hz|km|cm|mm|kg|mi|ft|lb|eV|AU|l
                          r"tonnes|tons|watts|kelvin)\b")  # "up to 1039 W": a flattened 10^39, not a year
 _YEAR_IN_A_NAME = re.compile(r"\b[A-Za-z]+-(\d{2})\b")  # "COVID-19": the name gives 2019 away
 _DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight)\s*$", re.I)  # "DIN standard ___": a code, not a year
-_YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since)\s*$", re.I)  # "By ___, she was …", "growing since ___": any later year is true too
+# "By ___, she was …", "growing since ___": any later year is true too; "Before ___, space was considered empty": any earlier one
+_YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to)\s*$", re.I)
+_UNNAMED_SOURCE = re.compile(r"^(?:Another|Other|Some|One) (?:source|sources|account|accounts|tradition|traditions|version|versions)\b")
+_OFFICIALLY_BEFORE = re.compile(r"\b(?:officially|formally)\s+(?:the\s+)?$", re.I)  # "Heidelberg University, officially ___ of Heidelberg": a name's form
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
 _DECADE = re.compile(r"\b(1[0-9]{2}|20[0-9])0s\b")  # "in the 1960s"
@@ -269,6 +272,18 @@ def of_the_sentences_faith(answer: str, names: list[str], rest: str, subject: st
                              or faith_named(subject.replace(without_article(answer), " ")) == faith):  # not the answer itself
         return names
     return [name for name in names if faith_of(name) == faith]
+
+
+_MONASTIC_AFTER = re.compile(r"^\s*(?:monks?|nuns?|friars?|abbots?|abbess|monaster(?:y|ies)|monastic|hermits?)\b", re.I)
+MONASTIC_FAITHS = frozenset("buddhist christian catholic orthodox coptic anglican taoist daoist jain hindu".split())
+
+
+def of_a_faith_with_monks(answer: str, names: list[str], after: str) -> list[str]:
+    """The names of faiths that have monks, where the answer's faith is one and the blank comes before "monk",
+    "nun", "monastery" (round 51: "a Chinese ___ monk" with Zoroastrian and Confucian among the options); else all."""
+    if not _MONASTIC_AFTER.match(after) or without_article(answer).lower() not in MONASTIC_FAITHS:
+        return names
+    return [name for name in names if without_article(name).lower() in MONASTIC_FAITHS]
 
 
 def balanced(text: str) -> bool:
@@ -612,7 +627,11 @@ def answer_problem(span: Span, title: str) -> str | None:
     if _NEGATED_BEFORE.search(before):
         return "a blank after a negation (\"was not a part of, nor did it belong to, ___\"): every wrong option would be true"
     if span.kind == YEAR and _YEAR_BOUND_BEFORE.search(before):
-        return "a year after a bound (\"By ___, …\"): a later option would be true too"
+        return "a year after a bound (\"By ___, …\", \"Before ___, …\"): an option on the bound's far side would be true too"
+    if _UNNAMED_SOURCE.match(span.sentence):
+        return "a claim an unnamed source makes (\"Another source claims …\"): only the paragraph tells which"
+    if _OFFICIALLY_BEFORE.search(before):
+        return "a name's official form (\"officially ___ of Heidelberg\"): wording, not a fact"
     if span.kind == YEAR and _statistic_date(before, after):
         return "the date of a statistic (\"886,040 inhabitants in ___\"), not a fact worth knowing"
     if span.kind == "place" and _PLACE_THEN_ITS_COUNTRY.search(before):
@@ -1509,6 +1528,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"
         if span.kind == "group":
             pool = of_the_sentences_faith(span.text, pool, f"{before} {after}", first_sentence(setting.lead(title) or ""))
+            pool = of_a_faith_with_monks(span.text, pool, after)
         if span.kind == "person":
             active = setting.years_of(span.text)
             era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence) or active

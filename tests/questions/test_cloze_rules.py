@@ -41,6 +41,7 @@ from sea.questions.cloze import (
     neighbours_only,
     nested,
     of_a_persons_name,
+    of_a_faith_with_monks,
     of_antiquity,
     part_of_a_continent,
     of_the_sentences_faith,
@@ -309,7 +310,7 @@ def test_a_unit_conversion_is_not_a_question():
     assert "negation" in answer_problem(Span("place", "Belgium", negated), "Congo Free State")
     assert answer_problem(Span("place", "Belgium", "The Congo Free State belonged to Belgium."), "Congo Free State") is None
     growing = "It has been one of the fastest-growing large cities in the United States since 2010."
-    assert "later option would be true" in answer_problem(Span(YEAR, "2010", growing), "Austin, Texas")
+    assert "far side would be true" in answer_problem(Span(YEAR, "2010", growing), "Austin, Texas")
     assert answer_problem(Span(YEAR, "2010", "It grew fastest in 2010."), "Austin, Texas") is None
     peaks = "More than 100 peaks exceeding elevations of 7,200 metres lie in the Himalayas."
     assert "after a bound" in answer_problem(Span(QUANTITY, "7,200 metres", peaks), "Himalayas")
@@ -365,6 +366,23 @@ def test_a_place_in_a_persons_name_is_not_asked():
     sentence = "He was the brother of Marie Antoinette, Leopold II, Maria Carolina of Austria, and Maria Amalia."
     assert of_a_persons_name(Span("place", "Austria", sentence), ["Marie Antoinette", "Leopold II", "Maria Carolina"])
     assert not of_a_persons_name(Span("place", "Austria", sentence), ["Leopold II"])  # no person's name before "of"
+
+
+def test_an_unnamed_sources_claim_and_an_official_names_form_are_not_asked():
+    """Round 51: "Another source claims it was published … in ___" and "Heidelberg University, officially ___ of Heidelberg"."""
+    claim = "Another source claims it was published in a finalized edition in 1605."
+    assert "unnamed source" in answer_problem(Span(YEAR, "1605", claim), "Investiture of the Gods")
+    assert answer_problem(Span(YEAR, "1605", "It was published in a finalized edition in 1605."), "Investiture of the Gods") is None
+    official = "Heidelberg University, officially the Ruprecht Karl University of Heidelberg, is a public research university."
+    assert "official form" in answer_problem(Span("organization", "Ruprecht Karl University", official), "Heidelberg University")
+
+
+def test_a_faith_before_monk_takes_only_faiths_with_monks():
+    """Round 51: "Zhiyi … was a Chinese ___ monk" with Zoroastrian and Confucian among the options."""
+    faiths = ["Taoist", "Zoroastrian", "Confucian", "Christian", "a Muslim", "Hindu"]
+    assert of_a_faith_with_monks("Buddhist", faiths, " monk, philosopher and exegete.") == ["Taoist", "Christian", "Hindu"]
+    assert of_a_faith_with_monks("Buddhist", faiths, " scholar and philosopher.") == faiths  # no monk after the blank
+    assert of_a_faith_with_monks("Confucian", faiths, " monks") == faiths  # the answer's own faith has none: no rule
 
 
 def test_a_subject_of_antiquity_is_dated_by_its_lead_or_its_articles_years():
@@ -513,6 +531,9 @@ def test_a_year_after_a_bound_or_dating_a_ranking_is_not_asked():
     oprah = "By 2007, she was often ranked as the most influential woman in the world."
     assert "bound" in answer_problem(Span(YEAR, "2007", oprah), "Oprah Winfrey")
     assert "bound" in answer_problem(Span(YEAR, "1850", "The line was finished by 1850."), "Railway")
+    before = "Before 1950, interplanetary space was widely considered to be an empty vacuum."  # round 51: 1942 is true too
+    assert "bound" in answer_problem(Span(YEAR, "1950", before), "Interplanetary medium")
+    assert answer_problem(Span(YEAR, "1950", "In 1950, space was found to hold a medium."), "Interplanetary medium") is None
     boxer = "He is ranked as such by BoxRec as of May 2026."
     assert "date of a statistic" in answer_problem(Span(YEAR, "2026", boxer), "Sugar Ray Robinson")
     fortune = "Coca-Cola ranked No. 94 in the 2024 Fortune 500 list of the largest United States corporations by revenue."
