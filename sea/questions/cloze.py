@@ -1466,11 +1466,22 @@ class Setting:
     work: int | None = None  # the year of the paragraph's subject when it is a work (work_year)
 
 
+# Beside a person answer whose era ends before this year, no person the knowledge base cannot date (rounds 49-51: Habermas
+# beside Schopenhauer, Rosalind Franklin among chemistry's founders, Stockhausen for Wagner's Ring; the knowledge base's
+# leads drop lifespans). Beside later answers such people are mostly of their time: the rule there withheld 43 questions,
+# most of them good (Bogart for Casablanca, Kubrick for 2001); here 20, most with a distractor from another century.
+UNDATED_AFTER = 1900
+
+
 def of_the_answers_time(name: str, era: tuple[int, int] | None, active: tuple[int, int] | None, setting: Setting) -> bool:
     """Could this person stand beside a person answer of that era (`active`: its article's years) without
-    dates ruling them out: contemporaries, and in the time of the work the paragraph is about?"""
+    dates ruling them out: contemporaries, in the time of the work the paragraph is about, and dated at all
+    where the answer's era ends before UNDATED_AFTER?"""
     dated = setting.years_of(name)
-    return contemporaries(era, era_of(setting.lead(name) or "") or dated) and in_the_works_time(active, dated, setting.work)
+    own = era_of(setting.lead(name) or "") or dated
+    if own is None and era is not None and era[1] < UNDATED_AFTER:
+        return False
+    return contemporaries(era, own) and in_the_works_time(active, dated, setting.work)
 
 
 ANTIQUITY_ENDS = 500  # a subject its article dates only before this year belongs to antiquity

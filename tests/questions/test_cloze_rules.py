@@ -43,6 +43,7 @@ from sea.questions.cloze import (
     of_a_persons_name,
     of_a_faith_with_monks,
     of_antiquity,
+    of_the_answers_time,
     part_of_a_continent,
     of_the_sentences_faith,
     faith_named,
@@ -1167,6 +1168,16 @@ PAINTERS = [(200 + i, name, f"{name} ({born}–{died}) was a {people} painter.")
     ("Edgar Degas", 1834, 1917, "French"), ("Mary Cassatt", 1844, 1926, "American"), ("Paul Gauguin", 1848, 1903, "French"),
     ("Gustav Klimt", 1862, 1918, "Austrian"), ("Henri Matisse", 1869, 1954, "French"), ("Pieter Bruegel", 1525, 1569, "Flemish"),
     ("Georges Seurat", 1859, 1891, "French"), ("Paul Signac", 1863, 1935, "French"), ("Pierre Bonnard", 1867, 1947, "French")))]
+
+
+def test_a_person_the_knowledge_base_cannot_date_stands_only_beside_a_modern_answer():
+    """Round 51: Habermas (whose article in the knowledge base names no year) beside Kant as Schopenhauer's source."""
+    dated = {"Immanuel Kant": (1724, 1804), "Friedrich Engels": (1820, 1895), "Stanley Kubrick": (1928, 1999)}
+    setting = Setting(years_of=dated.get)
+    assert not of_the_answers_time("Jürgen Habermas", (1724, 1804), None, setting)
+    assert of_the_answers_time("Friedrich Engels", (1800, 1860), None, setting)
+    assert of_the_answers_time("Jürgen Habermas", (1928, 1999), None, setting)  # beside a modern answer: kept
+    assert of_the_answers_time("Jürgen Habermas", None, None, setting)  # an undated answer: nothing to compare
 
 
 def test_a_lifespan_bounds_the_subject_and_keeps_people_to_their_era():
