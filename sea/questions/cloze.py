@@ -704,7 +704,8 @@ _WHOLE_NAME_FORMS = [("united states", "american"), ("united kingdom", "british"
 _OTHER_WHOLE_FORMS = {a: b for pair in _WHOLE_NAME_FORMS for a, b in (pair, pair[::-1])}
 _JAPANESE_WORDS = {"kana", "kanji", "hiragana", "katakana", "samurai", "shogun", "shogunate", "daimyo"}
 _OWN_WORDS = {"egypt": {"pharaoh", "pharaohs"}, "egyptian": {"pharaoh", "pharaohs"}, "japan": _JAPANESE_WORDS,
-              "japanese": _JAPANESE_WORDS}  # words a reader ties to one land ("___'s warrior pharaoh", "the ___ kana")
+              "japanese": _JAPANESE_WORDS, "rome": {"pope", "popes", "papal", "papacy", "vatican"},
+              "israel": {"torah", "israelites", "tribes"}}  # words a reader ties to one place ("___'s warrior pharaoh", "the pope in ___")
 _MORE_INITIALS = {"united states": "A"}  # "USA": a letter the name's own initials do not give
 
 

@@ -261,6 +261,9 @@ def test_another_form_of_the_answer_in_the_question_gives_it_away():
     assert word_form_given("Rome", "In ancient Roman religion, Mars was the god of war") and word_form_given("French", "born in France")
     assert word_form_given("Egypt", "as 's preeminent warrior pharaoh") and word_form_given("Japanese", "the dictionary order of kana")
     assert not word_form_given("Israel", "as 's preeminent warrior pharaoh")  # round 42: a pharaoh's land is Egypt
+    assert word_form_given("Rome", "churches in full communion with the pope in")  # round 51: Milan, Genoa, Naples beside it
+    assert word_form_given("Israel", "in the Torah, … the grandfather of the twelve tribes of")  # round 51: Lebanon, Syria, Jordan
+    assert not word_form_given("Milan", "churches in full communion with the pope in")
     assert word_form_given("Rome", "the Romans") and not word_form_given("Rome", "the Kingdom of Romania")
     assert word_form_given("the United States", "he is the father of American psychology")
     assert word_form_given("American", "a psychology course in the United States") and word_form_given("British", "United Kingdom")
