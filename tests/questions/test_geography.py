@@ -167,3 +167,12 @@ def test_a_country_among_the_shores_of_a_sea_takes_only_distractors_near_it():
     assert "Russia" not in made and "sea or lake" in dropped["Russia"]
     made, _ = drafts("Pontus")  # no body of water named: the most tempting stay
     assert {"Norway", "Finland"} <= made["Russia"]
+
+
+def test_a_country_on_a_named_seas_shores_takes_only_distractors_on_them():
+    """Round 52: Poland, Norway and Finland for the Sea of Azov's eastern shore; Germany and Belgium beside the Mediterranean."""
+    assert geography.on_the_shores("Russia", ["Poland", "Norway", "Ukraine"], "Sea of Azov") == [False, False, True]
+    provence = "Provence is a region of southeastern France; it is bordered by the Mediterranean Sea to the south."
+    assert geography.on_the_shores("France", ["Germany", "Spain", "Belgium", "Italy"], provence) == [False, True, False, True]
+    assert geography.on_the_shores("Germany", ["Poland"], provence) is None  # the answer is not on that sea
+    assert geography.on_the_shores("France", ["Germany"], "Provence is a region of France.") is None  # no sea named
