@@ -944,8 +944,9 @@ def year_cycle(answer: Span, title: str = "") -> int:
     """The step the answer's year keeps: 4 for the Olympics and World Cups (named in the sentence or
     in the title of its article: "the most recent was held in ___ in Paris" in "Summer Olympic
     Games"), for a presidential election in a leap year ("the unsuccessful candidate … in ___ presidential
-    election": the United States' cycle; round 50's readers failed 1865, 1871 and 1881 beside 1872), or when the sentence's other years (two or more) are the answer's give or take whole
-    multiples of four ("in ___, 1932 and 1936"); otherwise 1. A year off the cycle is ruled out by it."""
+    election": the United States' cycle; round 50's readers failed 1865, 1871 and 1881 beside 1872), or when
+    the sentence's other years (two or more) are the answer's give or take whole multiples of four ("in ___,
+    1932 and 1936"); otherwise 1. A year off the cycle is ruled out by it."""
     gold, others = int(answer.text), _other_years(answer)
     cyclic = len(others) >= 2 and all((other - gold) % 4 == 0 for other in others)
     election = _PRESIDENTIAL_ELECTION.search(answer.sentence) and gold % 4 == 0
@@ -1468,10 +1469,10 @@ class Setting:
     work: int | None = None  # the year of the paragraph's subject when it is a work (work_year)
 
 
-# Beside a person answer whose era ends before this year, no person the knowledge base cannot date (rounds 49-51: Habermas
-# beside Schopenhauer, Rosalind Franklin among chemistry's founders, Stockhausen for Wagner's Ring; the knowledge base's
-# leads drop lifespans). Beside later answers such people are mostly of their time: the rule there withheld 43 questions,
-# most of them good (Bogart for Casablanca, Kubrick for 2001); here 20, most with a distractor from another century.
+# Beside a person answer whose era ends before this year, no person the knowledge base cannot date (round 51's readers
+# failed Habermas beside Schopenhauer and Rosalind Franklin among chemistry's founders; the knowledge base's leads drop
+# lifespans). Beside later answers such people are mostly of their time: the rule there withheld 43 questions, most of
+# them good (Bogart for Casablanca, Kubrick for 2001); here 20, most with a distractor from another century.
 UNDATED_AFTER = 1900
 
 
@@ -1495,6 +1496,15 @@ def of_antiquity(lead: str | None, active: tuple[int, int] | None) -> bool:
     base drops "(c. 190 – c. 120 BC)"; his article's years, widened, run from 147 to 107 BC)?"""
     years = dates_named(first_sentence(lead or "")) or (list(active) if active else [])
     return bool(years) and max(years) < ANTIQUITY_ENDS
+
+
+def problem_in_its_setting(span: Span, people: Iterable[str], title: str, setting: Setting) -> str | None:
+    """Why the span is no answer given the people its paragraph names and its subject's article, or None."""
+    if of_a_persons_name(span, people):
+        return "a place in a person's name or style (\"Maria Carolina of ___\", \"Clive of ___\"): wording, not a fact"
+    if span.kind == "group" and of_antiquity(setting.lead(title), setting.years_of(title)):
+        return "a people's word about a subject of antiquity: its distractors would be today's nations (\"a German astronomer\" of 150 BC)"
+    return None
 
 
 def of_a_persons_name(span: Span, people: Iterable[str]) -> bool:
@@ -1522,11 +1532,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         if key in seen:
             continue
         seen.add(key)
-        problem = problem_before_distractors(span, title, finder.stats, text) or (
-            "a place in a person's name or style (\"Maria Carolina of ___\", \"Clive of ___\"): wording, not a fact"
-            if of_a_persons_name(span, people) else
-            "a people's word about a subject of antiquity: its distractors would be today's nations (\"a German astronomer\" of 150 BC)"
-            if span.kind == "group" and of_antiquity(setting.lead(title), setting.years_of(title)) else None)
+        problem = problem_before_distractors(span, title, finder.stats, text) or problem_in_its_setting(span, people, title, setting)
         if problem:
             dropped.append((span.text, problem))
             continue

