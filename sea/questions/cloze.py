@@ -1098,6 +1098,11 @@ _FROM_TO = re.compile(rf"\bfrom\b{_DAY_OR_WORD}{{0,30}}?{_PERIOD_YEAR}{_DAY_OR_W
                       rf"|\bbetween\b{_DAY_OR_WORD}{{0,30}}?{_PERIOD_YEAR}{_DAY_OR_WORD}{{0,12}}?\band\b"
                       rf"{_DAY_OR_WORD}{{0,30}}?{_PERIOD_YEAR}{_NOT_A_COUNT}", re.IGNORECASE)
 PERIOD_SHORTEST = 4  # years: a shorter period ("written between 1599 and 1601") leaves too few years to offer
+# The World Wars' leads in the knowledge base give no years; readers rule out a year outside them (round 51: 1933 for
+# the Normandy landings in "Western Front (World War II)"; round 53: 1904 and 1913 in World War I's Western Front).
+WAR_YEARS = {"World War I": (1914, 1918), "First World War": (1914, 1918), "World War II": (1939, 1945),
+             "Second World War": (1939, 1945)}
+_QUALIFIER = re.compile(r"\(([^()]+)\)")  # "Western Front (World War II)": the war its title names
 
 
 def period_of(lead: str) -> tuple[int, int] | None:
@@ -1115,7 +1120,8 @@ def period_of(lead: str) -> tuple[int, int] | None:
 
 def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -> set[int]:
     """Bounds that keep year distractors inside each period the sentence names around a year that
-    lies within it: "Coming of age during the Weimar Republic, he moved to Berlin in ___" (1918-1933),
+    lies within it (by its article's first sentence, or WAR_YEARS; a name in the title's brackets too): "Coming of
+    age during the Weimar Republic, he moved to Berlin in ___" (1918-1933),
     "the Medal of Freedom by President George W. Bush in ___" (2001-2009) — a year outside is ruled
     out by the sentence; and the paragraph's own subject, which the question names ("British Raj":
     no Olympic year after 1947 for one it won). Not a period the answer begins or ends ("ruled from
@@ -1125,8 +1131,9 @@ def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -
     after the end of the paragraph's own subject is still after its start ("US forces were withdrawn in ___",
     2011, in the Iraq War's article: not 1998), unless the sentence itself gives that start ("from 1944 to ___")."""
     gold, own, bounds = int(answer.text), title_key(title), set()
-    for name in [title, *(name for name in names_around(answer) if _ONE_WORD.fullmatch(name) is None and title_key(name) != own)]:
-        period = period_of(lead(name) or "")
+    around = (name for name in names_around(answer) if _ONE_WORD.fullmatch(name) is None and title_key(name) != own)
+    for name in [title, *_QUALIFIER.findall(title), *around]:
+        period = period_of(lead(name) or "") or WAR_YEARS.get(name)
         if not period or period[1] - period[0] < PERIOD_SHORTEST:
             continue
         if period[0] < gold < period[1]:

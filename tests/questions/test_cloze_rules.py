@@ -1328,6 +1328,12 @@ def test_year_distractors_stay_inside_a_period_the_sentence_names(finder):
     assert period_bounds(Span(YEAR, "2014", "In 2014, the US became re-engaged in Iraq."), "Iraq War", LEADS.get) == {2002}
     assert period_bounds(Span(YEAR, "2011", "It was fought from 2003 to 2011."), "Iraq War", LEADS.get) == set()  # its own start
     assert period_bounds(Span(YEAR, "1990", "Iraq invaded Kuwait in 1990."), "Iraq War", LEADS.get) == set()  # before it
+    # Rounds 51 and 53: the World Wars' leads give no years; 1933 for the Normandy landings, 1904 in World War I's Western Front
+    normandy = Span(YEAR, "1944", "The second phase began in June 1944 with the Allied landings in Normandy.")
+    assert period_bounds(normandy, "Western Front (World War II)", LEADS.get) == {1938, 1946}  # the war its title's brackets name
+    balfour = Span(YEAR, "1917", "It was issued in 1917 during the First World War.")
+    assert period_bounds(balfour, "Balfour Declaration", LEADS.get) == {1913, 1919}
+    assert period_bounds(Span(YEAR, "1949", "After World War II, NATO was founded in 1949."), "NATO", LEADS.get) == set()
 
 
 @pytest.mark.parametrize("sentence, year, title", [
