@@ -92,8 +92,9 @@ _UNIT_AFTER = re.compile(r"^\s*(?:[kMGT]?W|[kMG]?Hz|km|cm|mm|kg|mi|ft|lb|eV|AU|l
 _YEAR_IN_A_NAME = re.compile(r"\b[A-Za-z]+-(\d{2})\b")  # "COVID-19": the name gives 2019 away
 _DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight)\s*$", re.I)  # "DIN standard ___": a code, not a year
 # "By ___, she was …", "growing since ___": any later year is true too; "Before ___, space was considered empty": any earlier one
-_YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to)\s*$", re.I)
+_YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to)(?: the (?:end|start|beginning|middle) of)?\s*$", re.I)
 _UNNAMED_SOURCE = re.compile(r"^(?:Another|Other|Some|One) (?:source|sources|account|accounts|tradition|traditions|version|versions)\b")
+_NAMED_LAND_AFTER = re.compile(r"^\s*(?:subcontinent|peninsula)\b", re.I)  # "the ___ subcontinent": a people's word in a land's name
 _OFFICIALLY_BEFORE = re.compile(r"\b(?:officially|formally)\s+(?:the\s+)?$", re.I)  # "Heidelberg University, officially ___ of Heidelberg": a name's form
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
@@ -630,6 +631,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a year after a bound (\"By ___, …\", \"Before ___, …\"): an option on the bound's far side would be true too"
     if _UNNAMED_SOURCE.match(span.sentence):
         return "a claim an unnamed source makes (\"Another source claims …\"): only the paragraph tells which"
+    if span.kind == "group" and _NAMED_LAND_AFTER.match(after):
+        return "a people's word in a land's fixed name (\"the ___ subcontinent\"): wording, not a fact"
     if _OFFICIALLY_BEFORE.search(before):
         return "a name's official form (\"officially ___ of Heidelberg\"): wording, not a fact"
     if span.kind == YEAR and _statistic_date(before, after):
@@ -970,7 +973,7 @@ def _plausible_year(year: int, answer: Span, stats: CorpusStats, title: str) -> 
     Civil Rights Act of ___": not 1956) and on the answer's side of the decades it names elsewhere
     ("escalated in the 1990s but decreased from ___ onward": not 1991)."""
     gold, held = int(answer.text), games_held(answer, title)
-    if (year > stats.latest_year or abs(year - gold) > YEAR_RANGE or (year - gold) % year_cycle(answer, title)
+    if (year >= stats.latest_year or abs(year - gold) > YEAR_RANGE or (year - gold) % year_cycle(answer, title)
             or (held and year not in held)):
         return False
     decades = [int(d) * 10 for d in _DECADE.findall(answer.sentence)]
@@ -1629,8 +1632,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             if len(pool) < 3:
                 dropped.append((span.text, "a country among the shores of a sea or lake, and fewer than three distractors about as near it"))
                 continue
-        # the sea of the article, or of a sentence that sets the answer among no other country (a sea beside countries is one of many borders)
-        shores = geography.on_the_shores(span.text, pool, title if among else f"{title} {span.sentence}") if linked is not None else None
+        shores = geography.on_the_shores(span.text, pool, f"{title} {span.sentence}", among) if linked is not None else None
         if shores is not None:  # Germany and Belgium beside "the Mediterranean"
             pool, linked = keep_where(pool, linked, shores)
             if len(pool) < 3:

@@ -256,12 +256,14 @@ def by_the_water(answer: str, names: list[str], shores: frozenset[str]) -> list[
     return [_km_from(country_code(name), water) <= reach for name in names]
 
 
-def on_the_shores(answer: str, names: list[str], text: str) -> list[bool] | None:
-    """Per name, whether it lies on the shores of every sea the text names (SHORES) that the answer lies on; None
-    where the answer is no country or the text names no sea of its own ("southeastern ___, … the Mediterranean")."""
+def on_the_shores(answer: str, names: list[str], text: str, among: frozenset[str] = frozenset()) -> list[bool] | None:
+    """Per name, whether it lies on the shores of every sea the text names (SHORES) that the answer and the countries
+    it is set `among` lie on ("across the Black Sea to the west lies Romania and to the south ___"); None where the
+    answer is no country or the text names no such sea ("bordered by Egypt, ___ and the Mediterranean": a sea that
+    the countries beside the answer do not share is one border of many)."""
     code = country_code(answer)
     seas = [frozenset(SHORES[sea].split()) for sea in set(_SEA_NAMES.findall(text))] if code else []
-    own = [shores for shores in seas if code in shores]
+    own = [shores for shores in seas if code in shores and among <= shores]
     if not own:
         return None
     return [all(country_code(name) in shores for shores in own) for name in names]

@@ -377,6 +377,9 @@ def test_an_unnamed_sources_claim_and_an_official_names_form_are_not_asked():
     claim = "Another source claims it was published in a finalized edition in 1605."
     assert "unnamed source" in answer_problem(Span(YEAR, "1605", claim), "Investiture of the Gods")
     assert answer_problem(Span(YEAR, "1605", "It was published in a finalized edition in 1605."), "Investiture of the Gods") is None
+    sikh = "It was the last major region of the Indian subcontinent to be conquered by the British."  # round 54
+    assert "fixed name" in answer_problem(Span("group", "Indian", sikh), "Sikh Empire")
+    assert answer_problem(Span("group", "Indian", "It was ruled by an Indian dynasty."), "Sikh Empire") is None
     official = "Heidelberg University, officially the Ruprecht Karl University of Heidelberg, is a public research university."
     assert "official form" in answer_problem(Span("organization", "Ruprecht Karl University", official), "Heidelberg University")
 
@@ -464,6 +467,7 @@ def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
     assert not same_form(Span(YEAR, "1890", "x"), answer, stats)  # more than a century away
     made_up = [y for y in _nearby_values(Span(YEAR, "2023", "x"), np.random.default_rng(0)) if same_form(Span(YEAR, y, ""), answer, stats)]
     assert made_up and all(int(year) <= 2024 for year in made_up)
+    assert not same_form(Span(YEAR, "2024", "x"), answer, stats)  # round 54: 2026 read as the future for a merger "formed in ___"
 
 
 def test_beside_a_round_year_no_exact_one_stands_out():
@@ -535,6 +539,8 @@ def test_a_year_after_a_bound_or_dating_a_ranking_is_not_asked():
     oprah = "By 2007, she was often ranked as the most influential woman in the world."
     assert "bound" in answer_problem(Span(YEAR, "2007", oprah), "Oprah Winfrey")
     assert "bound" in answer_problem(Span(YEAR, "1850", "The line was finished by 1850."), "Railway")
+    luoyang = "By the end of 2022, Luoyang Municipality had jurisdiction over 7 municipal districts."  # round 54
+    assert "bound" in answer_problem(Span(YEAR, "2022", luoyang), "Luoyang")
     before = "Before 1950, interplanetary space was widely considered to be an empty vacuum."  # round 51: 1942 is true too
     assert "bound" in answer_problem(Span(YEAR, "1950", before), "Interplanetary medium")
     assert answer_problem(Span(YEAR, "1950", "In 1950, space was found to hold a medium."), "Interplanetary medium") is None
@@ -1101,7 +1107,7 @@ def test_a_landlocked_place_is_no_distractor_by_the_sea():
     [in_a_sea] = options(12, "It is bordered by Montenegro and Italy.", title="Ionian Sea")  # round 44: the Black Sea's "It"
     assert not in_a_sea & {"Serbia", "Kosovo"}
     leads["Montenegro"] = "Montenegro is a landlocked country."  # were the answer landlocked, the sea would be another's
-    assert {"Serbia", "Kosovo"} <= options(11, "It bordered Montenegro, Albania and the Adriatic Sea.")[0]
+    assert {"Serbia", "Kosovo"} <= options(11, "It bordered Montenegro, Albania and the Ionian Sea.")[0]
 
 
 def test_a_country_takes_only_names_linked_to_it_and_a_city_any_near_on_the_map():

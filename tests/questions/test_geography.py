@@ -176,3 +176,8 @@ def test_a_country_on_a_named_seas_shores_takes_only_distractors_on_them():
     assert geography.on_the_shores("France", ["Germany", "Spain", "Belgium", "Italy"], provence) == [False, True, False, True]
     assert geography.on_the_shores("Germany", ["Poland"], provence) is None  # the answer is not on that sea
     assert geography.on_the_shores("France", ["Germany"], "Provence is a region of France.") is None  # no sea named
+    crimea = "Across the Black Sea to the west lies Romania and to the south is Turkey."  # round 54: Iraq, Iran, Syria
+    assert geography.on_the_shores("Turkey", ["Iraq", "Bulgaria"], crimea, frozenset({"RO"})) == [False, True]
+    gaza = "Gaza is bordered by Egypt on the southwest, Israel on the east and north, and the Mediterranean Sea to the west."
+    assert geography.on_the_shores("Israel", ["Jordan"], gaza, frozenset({"EG"})) == [False]  # Egypt shares the sea
+    assert geography.on_the_shores("Turkey", ["Iraq"], "Turkey borders Iraq and the Black Sea.", frozenset({"IQ"})) is None
