@@ -834,6 +834,11 @@ def problem_before_distractors(span: Span, title: str, stats: CorpusStats, parag
     return kind_problem(span, stats) or placed_by_the_question(span, title, stats) or cut_from_its_paragraph(span.sentence, paragraph)
 
 
+# A subject its article's first sentence dates only before this year (not its other years: an old city's article names old
+# years), or a sentence its century does, is medieval or older: a country answer's distractors would be today's states (rounds 49-55: Slovakia and Belarus among the Gediminids' realms, Bangladesh
+# and Sri Lanka for the Mongol invasions Alauddin Khalji fended off and for "13th-century ___", Saudi Arabia for Hatshepsut).
+MODERN_STATES_FROM = 1500
+_TODAY = re.compile(r"\b(?:modern|modern-day|present-day|present day|what is now|today|national hero)\b", re.I)  # today's states are meant
 STATES_AS_TODAY = 1992  # the knowledge base's definitions describe today's countries, whose set settled when the Soviet Union and Yugoslavia broke up
 _ERA_YEAR = re.compile(r"\b(\d{1,4})\s*(BCE?|CE|AD)\b|\bAD\s*(\d{1,4})\b")  # "509 BC", "266 CE", "AD 79"
 
@@ -846,11 +851,17 @@ def dates_named(text: str) -> list[int]:
     return years
 
 
+_CENTURY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)[- ]century\b")  # "in 13th-century India": 1200
+
+
 def country_of_the_past(span: Span, title: str, stats: CorpusStats) -> bool:
-    """Is the answer a country in a sentence (or a title) dated before STATES_AS_TODAY? Its
-    distractors would be today's countries, and which of them existed then ("Pakistan" for field
-    hockey in 1928, "Panama" for a president in 1829) is history the definitions do not hold."""
-    return stats.type_of(span.text) == "country" and any(year < STATES_AS_TODAY for year in dates_named(f"{title} {span.sentence}"))
+    """Is the answer a country in a sentence (or a title) dated before STATES_AS_TODAY, by a year or a
+    century ("13th-century ___")? Its distractors would be today's countries, and which of them existed then
+    ("Pakistan" for field hockey in 1928, "Panama" for a president in 1829) is history the definitions do not hold."""
+    text = f"{title} {span.sentence}"
+    centuries = [100 * (int(century) - 1) for century in _CENTURY.findall(text)]  # before today's states only: "the 20th century" holds them
+    return stats.type_of(span.text) == "country" and (any(year < STATES_AS_TODAY for year in dates_named(text))
+                                                       or any(year < MODERN_STATES_FROM for year in centuries) and not _TODAY.search(text))
 
 
 _SENTENCE_END = (".", "!", "?", ":", ";", '"', "”", "’", "'", ")")
@@ -1500,20 +1511,23 @@ def of_the_answers_time(name: str, era: tuple[int, int] | None, active: tuple[in
 ANTIQUITY_ENDS = 500  # a subject its article dates only before this year belongs to antiquity
 
 
-def of_antiquity(lead: str | None, active: tuple[int, int] | None) -> bool:
-    """Does the subject's article date it only before ANTIQUITY_ENDS: its first sentence ("Boudica … in AD 60 or 61")
+def dated_only_before(year: int, lead: str | None, active: tuple[int, int] | None) -> bool:
+    """Does the subject's article date it only before `year`: its first sentence ("Boudica … in AD 60 or 61")
     or, where that names no year, the years the article names (years_active: Hipparchus's lead in the knowledge
     base drops "(c. 190 – c. 120 BC)"; his article's years, widened, run from 147 to 107 BC)?"""
     years = dates_named(first_sentence(lead or "")) or (list(active) if active else [])
-    return bool(years) and max(years) < ANTIQUITY_ENDS
+    return bool(years) and max(years) < year
 
 
 def problem_in_its_setting(span: Span, people: Iterable[str], title: str, setting: Setting) -> str | None:
     """Why the span is no answer given the people its paragraph names and its subject's article, or None."""
     if of_a_persons_name(span, people):
         return "a place in a person's name or style (\"Maria Carolina of ___\", \"Clive of ___\"): wording, not a fact"
-    if span.kind == "group" and of_antiquity(setting.lead(title), setting.years_of(title)):
+    if span.kind == "group" and dated_only_before(ANTIQUITY_ENDS, setting.lead(title), setting.years_of(title)):
         return "a people's word about a subject of antiquity: its distractors would be today's nations (\"a German astronomer\" of 150 BC)"
+    if (geography.country_code(span.text) and dated_only_before(MODERN_STATES_FROM, setting.lead(title), None)
+            and not _TODAY.search(span.sentence)):
+        return "a country about a subject from before today's states: its distractors would be anachronisms (\"Mongol invasions of ___\" under Alauddin Khalji)"
     return None
 
 

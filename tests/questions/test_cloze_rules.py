@@ -42,7 +42,11 @@ from sea.questions.cloze import (
     nested,
     of_a_persons_name,
     of_a_faith_with_monks,
-    of_antiquity,
+    ANTIQUITY_ENDS,
+    MODERN_STATES_FROM,
+    country_of_the_past,
+    dated_only_before,
+    problem_in_its_setting,
     of_the_answers_time,
     part_of_a_continent,
     of_the_sentences_faith,
@@ -394,10 +398,25 @@ def test_a_faith_before_monk_takes_only_faiths_with_monks():
 
 def test_a_subject_of_antiquity_is_dated_by_its_lead_or_its_articles_years():
     """Round 50: "Hipparchus was ___ astronomer" with a German, an Italian and a Dutch among the options."""
-    assert of_antiquity("Boudica was a queen who led an uprising against Rome in AD 60 or 61.", None)
-    assert of_antiquity("Hipparchus was a Greek astronomer.", (-147, -107))  # the lead drops his dates
-    assert not of_antiquity("Hipparchus was a Greek astronomer.", None)  # undated: no rule
-    assert not of_antiquity("Charlemagne was King of the Franks from 768 and Emperor from 800 until 814.", None)
+    assert dated_only_before(ANTIQUITY_ENDS, "Boudica was a queen who led an uprising against Rome in AD 60 or 61.", None)
+    assert dated_only_before(ANTIQUITY_ENDS, "Hipparchus was a Greek astronomer.", (-147, -107))  # the lead drops his dates
+    assert not dated_only_before(ANTIQUITY_ENDS, "Hipparchus was a Greek astronomer.", None)  # undated: no rule
+    gediminas = "Gediminas was Grand Duke of Lithuania from 1316 until his death in 1341."
+    assert not dated_only_before(ANTIQUITY_ENDS, gediminas, None) and dated_only_before(MODERN_STATES_FROM, gediminas, None)
+
+
+def test_a_country_about_a_medieval_subject_or_century_is_not_asked():
+    """Rounds 49-55: Slovakia and Belarus among the Gediminids' realms, Bangladesh for Alauddin Khalji's India, "13th-century ___"."""
+    stats = CorpusStats([], latest_year=2024, definitions=[(0, "India", "India is a country in South Asia.")])
+    gediminas = Setting(lead={"Gediminas": "Gediminas was Grand Duke of Lithuania from 1316 until his death in 1341."}.get)
+    invasions = Span("place", "India", "He fended off several Mongol invasions of India.")
+    assert "before today's states" in problem_in_its_setting(invasions, [], "Gediminas", gediminas)
+    hero = Span("place", "India", "He is a national hero in present-day India.")  # today's states are meant
+    assert problem_in_its_setting(hero, [], "Gediminas", gediminas) is None
+    born = Span("place", "India", "He was born near Udupi in 13th-century India.")
+    assert country_of_the_past(born, "Madhvacharya", stats)
+    assert not country_of_the_past(Span("place", "India", "It grew in 20th-century India."), "Cinema", stats)
+    assert not country_of_the_past(Span("place", "India", "It is in what is now 13th-century India."), "Place", stats)
     assert not of_a_persons_name(Span("place", "Austria", "Maria Carolina moved to Austria."), ["Maria Carolina"])
     assert not of_a_persons_name(Span("organisation", "Harvard", "I. Bernard Cohen of Harvard wrote it."), ["I. Bernard Cohen"])
 
