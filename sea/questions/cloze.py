@@ -834,9 +834,10 @@ def problem_before_distractors(span: Span, title: str, stats: CorpusStats, parag
     return kind_problem(span, stats) or placed_by_the_question(span, title, stats) or cut_from_its_paragraph(span.sentence, paragraph)
 
 
-# A subject its article's first sentence dates only before this year (not its other years: an old city's article names old
-# years), or a sentence its century does, is medieval or older: a country answer's distractors would be today's states (rounds 49-55: Slovakia and Belarus among the Gediminids' realms, Bangladesh
-# and Sri Lanka for the Mongol invasions Alauddin Khalji fended off and for "13th-century ___", Saudi Arabia for Hatshepsut).
+# A subject its article's first sentence dates only before this year (not its other years: an old city's article names
+# old years), or a sentence its century does, is medieval or older: a country answer's distractors would be today's states
+# (rounds 49-55: Slovakia and Belarus among the Gediminids' realms, Bangladesh and Sri Lanka for the Mongol invasions
+# Alauddin Khalji fended off and for "13th-century ___", Saudi Arabia for Hatshepsut).
 MODERN_STATES_FROM = 1500
 _TODAY = re.compile(r"\b(?:modern|modern-day|present-day|present day|what is now|today|national hero)\b", re.I)  # today's states are meant
 STATES_AS_TODAY = 1992  # the knowledge base's definitions describe today's countries, whose set settled when the Soviet Union and Yugoslavia broke up

@@ -259,8 +259,8 @@ def by_the_water(answer: str, names: list[str], shores: frozenset[str]) -> list[
 def on_the_shores(answer: str, names: list[str], text: str, among: frozenset[str] = frozenset()) -> list[bool] | None:
     """Per name, whether it lies on the shores of every sea the text names (SHORES) that the answer and the countries
     it is set `among` lie on ("across the Black Sea to the west lies Romania and to the south ___"); None where the
-    answer is no country or the text names no such sea ("bordered by Egypt, ___ and the Mediterranean": a sea that
-    the countries beside the answer do not share is one border of many)."""
+    answer is no country or the text names no such sea (a sea that a country beside the answer does not touch is one
+    border among many)."""
     code = country_code(answer)
     seas = [frozenset(SHORES[sea].split()) for sea in set(_SEA_NAMES.findall(text))] if code else []
     own = [shores for shores in seas if code in shores and among <= shores]
