@@ -94,6 +94,8 @@ _DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\
 # "By ___, she was …", "growing since ___": any later year is true too; "Before ___, space was considered empty": any earlier one
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to)(?: the (?:end|start|beginning|middle) of)?\s*$", re.I)
 _UNNAMED_SOURCE = re.compile(r"^(?:Another|Other|Some|One) (?:source|sources|account|accounts|tradition|traditions|version|versions)\b")
+_COMPARED_BEFORE = re.compile(r"\b(?:larger|smaller|bigger|greater|more|less|fewer|older|younger) than(?: (?:that|those|the \w+) of)?\s*$",
+                              re.I)  # "smaller than that of ___": several options true
 _NAMED_LAND_AFTER = re.compile(r"^\s*(?:subcontinent|peninsula)\b", re.I)  # "the ___ subcontinent": a people's word in a land's name
 _OFFICIALLY_BEFORE = re.compile(r"\b(?:officially|formally)\s+(?:the\s+)?$", re.I)  # "Heidelberg University, officially ___ of Heidelberg": a name's form
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
@@ -631,6 +633,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a year after a bound (\"By ___, …\", \"Before ___, …\"): an option on the bound's far side would be true too"
     if _UNNAMED_SOURCE.match(span.sentence):
         return "a claim an unnamed source makes (\"Another source claims …\"): only the paragraph tells which"
+    if span.kind not in (YEAR, QUANTITY) and _COMPARED_BEFORE.search(before):
+        return "a name after a comparison (\"larger than Tanzania but smaller than ___\"): more than one option would be true"
     if span.kind == "group" and _NAMED_LAND_AFTER.match(after):
         return "a people's word in a land's fixed name (\"the ___ subcontinent\"): wording, not a fact"
     if _OFFICIALLY_BEFORE.search(before):
@@ -946,7 +950,7 @@ def kind_problem(span: Span, stats: CorpusStats) -> str | None:
     return None
 
 
-_QUADRENNIAL = re.compile(r"\bOlympi|\bWorld Cup\b|\bParalympi|\bCommonwealth Games\b")
+_QUADRENNIAL = re.compile(r"\bOlympi|\bWorld Cups?\b|\bParalympi|\bCommonwealth Games\b")
 _PRESIDENTIAL_ELECTION = re.compile(r"\bpresidential (?:election|nomination|campaign)", re.I)  # the United States': every fourth year
 _OLYMPIC = re.compile(r"\bOlympi|\bParalympi")
 _WINTER_GAMES = re.compile(r"\bWinter (?:Olympi|Paralympi|Games)")

@@ -381,6 +381,9 @@ def test_an_unnamed_sources_claim_and_an_official_names_form_are_not_asked():
     claim = "Another source claims it was published in a finalized edition in 1605."
     assert "unnamed source" in answer_problem(Span(YEAR, "1605", claim), "Investiture of the Gods")
     assert answer_problem(Span(YEAR, "1605", "It was published in a finalized edition in 1605."), "Investiture of the Gods") is None
+    greenland = "It is larger than the area of Tanzania, but smaller than that of Egypt."  # round 56: Libya and Sudan too
+    assert "comparison" in answer_problem(Span("place", "Egypt", greenland), "Northeast Greenland National Park")
+    assert answer_problem(Span("place", "Egypt", "It lies east of Egypt."), "Sinai") is None
     sikh = "It was the last major region of the Indian subcontinent to be conquered by the British."  # round 54
     assert "fixed name" in answer_problem(Span("group", "Indian", sikh), "Sikh Empire")
     assert answer_problem(Span("group", "Indian", "It was ruled by an Indian dynasty."), "Sikh Empire") is None
@@ -912,6 +915,7 @@ def test_a_year_on_a_cycle_takes_distractors_on_it():
     made_up = _nearby_values(games, np.random.default_rng(0))
     assert made_up and all((int(y) - 1928) % 4 == 0 for y in made_up)
     assert year_cycle(Span(YEAR, "1966", "England won the World Cup in 1966.")) == 4
+    assert year_cycle(Span(YEAR, "2006", "It hosted games of the 1974 and 2006 FIFA World Cups.")) == 4  # round 56: 1995, 2011
     assert year_cycle(Span(YEAR, "1850", "It was founded in 1850 and rebuilt in 1870.")) == 1  # one other year: no cycle
     assert year_cycle(Span(YEAR, "1850", "Founded in 1850, it was rebuilt in 1854 and again in 1857.")) == 1
     latest = Span(YEAR, "2024", "The most recent was held in 2024 in Paris.")  # the Games are named only by the article's title
