@@ -94,8 +94,11 @@ _DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\
 # "By ___, she was …", "growing since ___": any later year is true too; "Before ___, space was considered empty": any earlier one
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to)(?: the (?:end|start|beginning|middle) of)?\s*$", re.I)
 _UNNAMED_SOURCE = re.compile(r"^(?:Another|Other|Some|One) (?:source|sources|account|accounts|tradition|traditions|version|versions)\b")
-_COMPARED_BEFORE = re.compile(r"\b(?:larger|smaller|bigger|greater|more|less|fewer|older|younger) than(?: (?:that|those|the \w+) of)?\s*$",
-                              re.I)  # "smaller than that of ___": several options true
+_COMPARED_BEFORE = re.compile(r"\b(?:(?:larger|smaller|bigger|greater|more|less|fewer|older|younger) than|comparable(?: in \w+)? to"
+                              r"|similar(?: in \w+)? to|(?:about|roughly|nearly|almost) the size of)(?: (?:that|those|the \w+) of)?\s*$",
+                              re.I)  # "smaller than that of ___", "comparable to that of ___": several options true
+_WHOLE_BEFORE = re.compile(r"\b(?:full|complete|whole)\s*$", re.I)  # "a full ___ revolution": 360 degrees by definition
+_EPITHET_BEFORE = re.compile(r"\S\s+[A-Z][a-z]+ the\s*$")  # "son of Louis the ___": a people's word in a name
 _NAMED_LAND_AFTER = re.compile(r"^\s*(?:subcontinent|peninsula)\b", re.I)  # "the ___ subcontinent": a people's word in a land's name
 _OFFICIALLY_BEFORE = re.compile(r"\b(?:officially|formally)\s+(?:the\s+)?$", re.I)  # "Heidelberg University, officially ___ of Heidelberg": a name's form
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
@@ -621,6 +624,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a measurement's margin of error (\"10,935 ± ___\"), not a fact worth knowing"
     if span.kind == QUANTITY and _DENOMINATOR_BEFORE.search(before):
         return "the quantity a figure is given per (\"12 grams in every ___ of blood\"): a convention of units, not a fact worth knowing"
+    if span.kind == QUANTITY and _WHOLE_BEFORE.search(before):
+        return "a quantity after \"full\" (\"a full ___ revolution\"): what \"full\" means, not a fact"
     if span.kind == QUANTITY and _BOUND_BEFORE.search(before):
         return "a quantity after a bound (\"exceeding ___\", \"on the order of ___\"): more than one option would be true"
     if span.kind in (YEAR, QUANTITY) and _APPROXIMATE_BEFORE.search(before):
@@ -635,6 +640,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a claim an unnamed source makes (\"Another source claims …\"): only the paragraph tells which"
     if span.kind not in (YEAR, QUANTITY) and _COMPARED_BEFORE.search(before):
         return "a name after a comparison (\"larger than Tanzania but smaller than ___\"): more than one option would be true"
+    if span.kind == "group" and _EPITHET_BEFORE.search(before):
+        return "a people's word in a person's epithet (\"Louis the ___\"): wording, not a fact"
     if span.kind == "group" and _NAMED_LAND_AFTER.match(after):
         return "a people's word in a land's fixed name (\"the ___ subcontinent\"): wording, not a fact"
     if _OFFICIALLY_BEFORE.search(before):
@@ -749,6 +756,9 @@ def word_form_given(answer: str, text: str) -> bool:
 
 
 _FULL_STOP = re.compile(r"\.(?!\d)")  # not the point of "42.9 million"
+# "according to UNCTAD in ___", "In ___, Coke products were sold in over 200 countries": the year a figure was given
+_SOURCE_IN_BEFORE = re.compile(r"\baccording to\b[^,;]*\bin\s*$", re.I)
+_ROUND_FIGURE = re.compile(r"\b(?:over|more than|upwards of) \d[\d,.]* (?!years?\b|centur)[a-z]")  # a count, not "from about 1798"
 # "According to the ___ Journal Citation Reports", "in their ___ survey": the edition of a source, not a fact
 _EDITION_AFTER = re.compile(r"^\s*(?:\S+\s+){0,3}(?:reports?|surveys?|polls?|lists?|index)\b", re.I)
 
@@ -758,7 +768,8 @@ def _statistic_date(before: str, after: str) -> bool:
     population was 672,545", "as of the ___ census", "ranked as such as of May ___"."""
     near = before.lower().split()[-8:] + _FULL_STOP.split(after.lower())[0].split()[:STATISTIC_AFTER]
     return (bool(_STATISTIC_WORDS & {w.strip(".,;") for w in near}) or any(_LARGE_NUMBER.match(w) for w in near)
-            or bool(_AS_OF.search(before)) or bool(_EDITION_AFTER.match(after)))
+            or bool(_ROUND_FIGURE.search(" ".join(near)))
+            or bool(_AS_OF.search(before)) or bool(_SOURCE_IN_BEFORE.search(before)) or bool(_EDITION_AFTER.match(after)))
 
 
 def same_form(candidate: Span, answer: Span, stats: CorpusStats, title: str = "") -> bool:
@@ -839,9 +850,9 @@ def problem_before_distractors(span: Span, title: str, stats: CorpusStats, parag
 
 
 # A subject its article's first sentence dates only before this year (not its other years: an old city's article names
-# old years), or a sentence its century does, is medieval or older: a country answer's distractors would be today's states
-# (rounds 49-55: Slovakia and Belarus among the Gediminids' realms, Bangladesh and Sri Lanka for the Mongol invasions
-# Alauddin Khalji fended off and for "13th-century ___", Saudi Arabia for Hatshepsut).
+# old years) is medieval or older: a country answer's distractors would be today's states (rounds 49-55: Slovakia and
+# Belarus among the Gediminids' realms, Bangladesh and Sri Lanka for the Mongol invasions Alauddin Khalji fended off,
+# Saudi Arabia for Hatshepsut). A sentence's own dates are country_of_the_past's.
 MODERN_STATES_FROM = 1500
 _TODAY = re.compile(r"\b(?:modern|modern-day|present-day|present day|what is now|today|national hero)\b", re.I)  # today's states are meant
 STATES_AS_TODAY = 1992  # the knowledge base's definitions describe today's countries, whose set settled when the Soviet Union and Yugoslavia broke up
@@ -856,17 +867,27 @@ def dates_named(text: str) -> list[int]:
     return years
 
 
-_CENTURY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)[- ]century\b")  # "in 13th-century India": 1200
+_ORDINALS = """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth
+fifteenth sixteenth seventeenth eighteenth nineteenth""".split()
+_CENTURY = re.compile(rf"\b(\d{{1,2}}(?:st|nd|rd|th)|{'|'.join(_ORDINALS)})[- ]century\b", re.I)  # "13th-century", "the eighteenth century"
+# "ancient Egypt, ___, and Mesopotamia"; not "an ancient city in ___", which is placed on today's map
+_OF_ANTIQUITY = re.compile(r"\bancient\b(?! (?:city|town|village|port|site|ruins?|settlement)\b)|\bmillenni(?:um|a) BCE?\b|\bprehistor", re.I)
+
+
+def centuries_named(text: str) -> list[int]:
+    """The first year of each century a text names in figures or words ("13th-century" -> 1200, "the eighteenth century" -> 1700)."""
+    return [100 * ((_ORDINALS.index(c.lower()) + 1 if c.isalpha() else int(c[:-2])) - 1) for c in _CENTURY.findall(text)]
 
 
 def country_of_the_past(span: Span, title: str, stats: CorpusStats) -> bool:
-    """Is the answer a country in a sentence (or a title) dated before STATES_AS_TODAY, by a year or a
-    century ("13th-century ___")? Its distractors would be today's countries, and which of them existed then
+    """Is the answer a country in a sentence (or a title) dated before STATES_AS_TODAY, by a year, a
+    century that ends before it ("13th-century ___", "during the eighteenth century") or antiquity ("ancient Egypt, ___")? Its distractors would be today's countries, and which of them existed then
     ("Pakistan" for field hockey in 1928, "Panama" for a president in 1829) is history the definitions do not hold."""
     text = f"{title} {span.sentence}"
-    centuries = [100 * (int(century) - 1) for century in _CENTURY.findall(text)]  # before today's states only: "the 20th century" holds them
+    centuries = centuries_named(text)  # before today's states only: "the 20th century" holds them
     return stats.type_of(span.text) == "country" and (any(year < STATES_AS_TODAY for year in dates_named(text))
-                                                       or any(year < MODERN_STATES_FROM for year in centuries) and not _TODAY.search(text))
+                                                       or (any(year + 100 < STATES_AS_TODAY for year in centuries) or _OF_ANTIQUITY.search(text))
+                                                       and not _TODAY.search(text))
 
 
 _SENTENCE_END = (".", "!", "?", ":", ";", '"', "”", "’", "'", ")")

@@ -44,6 +44,7 @@ from sea.questions.cloze import (
     of_a_faith_with_monks,
     ANTIQUITY_ENDS,
     MODERN_STATES_FROM,
+    centuries_named,
     country_of_the_past,
     dated_only_before,
     problem_in_its_setting,
@@ -1413,3 +1414,42 @@ def test_a_name_that_states_its_kind_stands_only_among_names_that_do():
     hindi = Span("language", "Hindi", "Raj Kapoor made films in Hindi.")
     assert same_form(Span("language", "Urdu", "x"), hindi, stats)
     assert not same_form(Span("language", "Hindustani language", "x"), hindi, stats)  # its form stands out
+
+
+def test_round_57s_comparisons_epithets_sources_years_and_full_quantities_are_not_asked():
+    """Round 57: "comparable to that of ___ or South America", "son of Louis ___" (the German), "according to UNCTAD in ___",
+    "In ___, Coke products were sold in over 200 countries", "a full ___" (360 degree revolution)."""
+    eris = "Both Eris and Pluto have a surface area that is comparable to that of Russia or South America."
+    assert "comparison" in answer_problem(Span("place", "Russia", eris), "Eris (dwarf planet)")
+    columbia = "Its drainage basin is roughly the size of France."
+    assert "comparison" in answer_problem(Span("place", "France", columbia), "Columbia River")
+    assert answer_problem(Span("place", "France", "Its drainage basin lies in France."), "Columbia River") is None
+    louis = "Charles was the youngest son of Louis the German and Hemma."
+    assert "epithet" in answer_problem(Span("group", "German", louis), "Charles the Fat")
+    assert answer_problem(Span("group", "German", "The German army was defeated."), "Battle of Verdun") is None  # first word
+    assert answer_problem(Span("group", "German", "In 1916 the German army was defeated."), "Battle of Verdun") is None
+    unctad = "Maritime transport accounts for roughly 80% of international trade, according to UNCTAD in 2020."
+    assert "statistic" in answer_problem(Span(YEAR, "2020", unctad), "Maritime transport")
+    coke = "In 2012, Coke products were sold in over 200 countries and territories worldwide."
+    assert "statistic" in answer_problem(Span(YEAR, "2012", coke), "Coca-Cola")
+    romanticism = "It became prominent in Western culture from about 1798 until 1837."  # a year after "about" is no count
+    assert answer_problem(Span(YEAR, "1837", romanticism), "Romanticism") is None
+    engine = "At this point the crankshaft has completed a full 360 degree revolution."
+    assert "full" in answer_problem(Span(QUANTITY, "360 degree revolution", engine), "Four-stroke engine")
+    assert answer_problem(Span(QUANTITY, "360 degree revolution", "It turns by 360 degree revolution."), "Engine") is None
+
+
+def test_a_country_in_a_sentence_of_a_spelled_or_modern_century_or_of_antiquity_is_not_asked():
+    """Round 57: Belgium and Slovakia among "the eighteenth century's" courts, Bangladesh beside "ancient Egypt, ___"."""
+    stats = CorpusStats([], latest_year=2024, definitions=[(0, "Austria", "Austria is a country in Central Europe."),
+                                                           (1, "China", "China is a country in East Asia.")])
+    merino = "During the eighteenth century, flocks were sent to the courts of a number of European countries, including Austria."
+    assert country_of_the_past(Span("place", "Austria", merino), "Merino", stats)
+    assert country_of_the_past(Span("place", "Austria", "It rose in 19th-century Austria."), "Opera", stats)
+    assert not country_of_the_past(Span("place", "Austria", "It rose in 20th-century Austria."), "Opera", stats)
+    brewing = "Emerging civilisations, including ancient Egypt, China, and Mesopotamia, brewed beer."
+    assert country_of_the_past(Span("place", "China", brewing), "Brewing", stats)
+    assert country_of_the_past(Span("place", "China", "Beans were grown in the seventh millennium BCE in China."), "Bean", stats)
+    assert not country_of_the_past(Span("place", "China", "It is an ancient city in China."), "Xi'an", stats)  # today's map
+    assert not country_of_the_past(Span("place", "China", "It is grown in China."), "Tea", stats)
+    assert centuries_named("from the 13th-century to the Eighteenth century") == [1200, 1700]
