@@ -98,6 +98,9 @@ _COMPARED_BEFORE = re.compile(r"\b(?:(?:larger|smaller|bigger|greater|more|less|
                               r"|similar(?: in \w+)? to|(?:about|roughly|nearly|almost) the size of)(?: (?:that|those|the \w+) of)?\s*$",
                               re.I)  # "smaller than that of ___", "comparable to that of ___": several options true
 _WHOLE_BEFORE = re.compile(r"\b(?:full|complete|whole)\s*$", re.I)  # "a full ___ revolution": 360 degrees by definition
+# "Its capital and largest city is ___", "___ is the provincial capital": the blank is a capital, of what the sentence says
+_CAPITAL_BESIDE = re.compile(rf"\bcapital\b(?:\s+[^\s,;.]+){{0,6}}?,?\s+{re.escape(BLANK)}|{re.escape(BLANK)}\s+(?:is|was|became)\s+(?:\w+\s+){{0,3}}capital\b",
+                             re.I)
 _EPITHET_BEFORE = re.compile(r"\S\s+[A-Z][a-z]+ the\s*$")  # "son of Louis the ___": a people's word in a name
 _NAMED_LAND_AFTER = re.compile(r"^\s*(?:subcontinent|peninsula)\b", re.I)  # "the ___ subcontinent": a people's word in a land's name
 _OFFICIALLY_BEFORE = re.compile(r"\b(?:officially|formally)\s+(?:the\s+)?$", re.I)  # "Heidelberg University, officially ___ of Heidelberg": a name's form
@@ -879,6 +882,13 @@ def centuries_named(text: str) -> list[int]:
     return [100 * ((_ORDINALS.index(c.lower()) + 1 if c.isalpha() else int(c[:-2])) - 1) for c in _CENTURY.findall(text)]
 
 
+def a_regions_capital(span: Span) -> bool:
+    """Is the blank a capital ("Its capital and largest city is ___") that is no country's (Kunming, Munich)? Then a
+    country's capital beside it (Beijing for Yunnan's, Berlin for Bavaria's) is ruled out by what every reader knows."""
+    return (bool(_CAPITAL_BESIDE.search(span.sentence.replace(span.text, BLANK, 1))) and not geography.national_capital(span.text)
+            and geography.country_code(span.text) is None)
+
+
 def country_of_the_past(span: Span, title: str, stats: CorpusStats) -> bool:
     """Is the answer a country in a sentence (or a title) dated before STATES_AS_TODAY, by a year, a
     century that ends before it ("13th-century ___", "during the eighteenth century") or antiquity ("ancient Egypt, ___")? Its distractors would be today's countries, and which of them existed then
@@ -1605,6 +1615,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         if (span.kind == "place" and (about_the_sea(span.sentence) or about_the_sea(title))  # "It is bordered by ___" in "Black Sea"
                 and not landlocked(setting.lead(span.text))):  # Hungary's sea is another's
             pool = [name for name in pool if not landlocked(setting.lead(name))]
+        if span.kind == "place" and a_regions_capital(span):  # no Beijing as Yunnan's capital
+            pool = [name for name in pool if not geography.national_capital(name) or geography.country_code(name)]
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue

@@ -128,6 +128,16 @@ def country_code(name: str) -> str | None:
     return _countries()[0].get(name.strip().lower().removeprefix("the "))
 
 
+@cache
+def _national_capitals() -> frozenset[str]:
+    return frozenset(country["capital"].lower() for country in _country_table().values() if country["capital"])
+
+
+def national_capital(name: str) -> bool:
+    """Is the city a country's capital by GeoNames ("Beijing", "Berlin"; not "Kunming" or "Munich")?"""
+    return name.strip().lower() in _national_capitals()
+
+
 def countries_named(text: str) -> set[str]:
     """The codes of the countries the text names as whole names ("North India" names India)."""
     codes, pattern = _countries()

@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 
 from sea.choices import LETTERS
+from sea.questions import geography
 from sea.questions.cloze import (
     CorpusStats,
     Setting,
     _most_tempting,
+    a_regions_capital,
     _nearby_values,
     _same_kind,
     _ARTICLE_WORD,
@@ -1453,3 +1455,16 @@ def test_a_country_in_a_sentence_of_a_spelled_or_modern_century_or_of_antiquity_
     assert not country_of_the_past(Span("place", "China", "It is an ancient city in China."), "Xi'an", stats)  # today's map
     assert not country_of_the_past(Span("place", "China", "It is grown in China."), "Tea", stats)
     assert centuries_named("from the 13th-century to the Eighteenth century") == [1200, 1700]
+
+
+def test_a_regions_capital_is_told_from_countries_capitals():
+    """Rounds 55 and 57: Beijing among the options for Yunnan's and Fujian's capital."""
+    assert a_regions_capital(Span("place", "Kunming", "The capital of the province is Kunming."))
+    assert a_regions_capital(Span("place", "Munich", "The state's capital and largest city is Munich; others include Nuremberg."))
+    assert a_regions_capital(Span("place", "Wuhan", "Its provincial capital at Wuhan serves as a hub."))
+    assert not a_regions_capital(Span("place", "Beijing", "Beijing is the capital of China."))  # a country's capital
+    assert not a_regions_capital(Span("place", "Ethiopia", "Addis Ababa is the capital and largest city of Ethiopia."))  # a country
+    assert not a_regions_capital(Span("place", "Kunming", "He was born in Kunming."))
+    euler = "He spent most of his life in Saint Petersburg, Russia, and in Berlin, then the capital of Prussia."
+    assert not a_regions_capital(Span("place", "Saint Petersburg", euler))
+    assert geography.national_capital("Beijing") and not geography.national_capital("Kunming")
