@@ -852,11 +852,13 @@ def problem_before_distractors(span: Span, title: str, stats: CorpusStats, parag
     return kind_problem(span, stats) or placed_by_the_question(span, title, stats) or cut_from_its_paragraph(span.sentence, paragraph)
 
 
-# A subject its article's first sentence dates only before this year (not its other years: an old city's article names
-# old years) is medieval or older: a country answer's distractors would be today's states (rounds 49-55: Slovakia and
-# Belarus among the Gediminids' realms, Bangladesh and Sri Lanka for the Mongol invasions Alauddin Khalji fended off,
-# Saudi Arabia for Hatshepsut). A sentence's own dates are country_of_the_past's.
-MODERN_STATES_FROM = 1500
+# A subject its article's first sentence (or the World War its title names) dates only before this year, the First World
+# War's end, which made most of Europe's and the Middle East's states (not its other years: an old city's article names
+# old years), is older than today's states: a country answer's distractors would be anachronisms (rounds 49-58: Slovakia
+# and Belarus among the Gediminids' realms, Bangladesh for the Mongol invasions Alauddin Khalji fended off, Saudi Arabia
+# for Hatshepsut, Slovenia and Slovakia in the Seven Years' War, Belarus and Ukraine on the Great War's Eastern Front). A
+# sentence's own dates are country_of_the_past's.
+MODERN_STATES_FROM = 1919
 _TODAY = re.compile(r"\b(?:modern|modern-day|present-day|present day|what is now|today|national hero)\b", re.I)  # today's states are meant
 STATES_AS_TODAY = 1992  # the knowledge base's definitions describe today's countries, whose set settled when the Soviet Union and Yugoslavia broke up
 _ERA_YEAR = re.compile(r"\b(\d{1,4})\s*(BCE?|CE|AD)\b|\bAD\s*(\d{1,4})\b")  # "509 BC", "266 CE", "AD 79"
@@ -1186,8 +1188,8 @@ def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -
         period = period_of(lead(name) or "") or WAR_YEARS.get(name)
         if not period or period[1] - period[0] < PERIOD_SHORTEST:
             continue
-        if period[0] < gold < period[1]:
-            bounds |= {period[0] - 1, period[1] + 1}
+        if period[0] < gold < period[1] or (period == WAR_YEARS.get(name) and period[0] <= gold <= period[1]):
+            bounds |= {period[0] - 1, period[1] + 1}  # a World War's first or last year too: every reader knows both
         elif name == title and gold >= period[1] and str(period[0]) not in answer.sentence:
             bounds.add(period[0] - 1)
     return bounds
@@ -1561,7 +1563,8 @@ def problem_in_its_setting(span: Span, people: Iterable[str], title: str, settin
         return "a place in a person's name or style (\"Maria Carolina of ___\", \"Clive of ___\"): wording, not a fact"
     if span.kind == "group" and dated_only_before(ANTIQUITY_ENDS, setting.lead(title), setting.years_of(title)):
         return "a people's word about a subject of antiquity: its distractors would be today's nations (\"a German astronomer\" of 150 BC)"
-    if (geography.country_code(span.text) and dated_only_before(MODERN_STATES_FROM, setting.lead(title), None)
+    war = next((WAR_YEARS[name] for name in [title, *_QUALIFIER.findall(title)] if name in WAR_YEARS), None)
+    if (geography.country_code(span.text) and dated_only_before(MODERN_STATES_FROM, setting.lead(title), war)
             and not _TODAY.search(span.sentence)):
         return "a country about a subject from before today's states: its distractors would be anachronisms (\"Mongol invasions of ___\" under Alauddin Khalji)"
     return None

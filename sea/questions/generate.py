@@ -178,10 +178,17 @@ class QuestionGenerator:
         settings = self.settings
         home = np.asarray(self._doc_vectors[self._doc_row[paragraph.doc_id]])
         lead = self._lead_of_document(paragraph.doc_id)
+
+        def lead_of(name: str) -> str | None:  # the paragraph's own article by its document: "Western Front (World War II)" is not WWI's
+            return (lead[1] if lead else None) if name == paragraph.title else self._lead(name)
+
+        def years_of(name: str) -> tuple[int, int] | None:
+            return self._years_of_document(paragraph.doc_id) if name == paragraph.title else self._years_active(name)
+
         setting = Setting(lambda span: self._related(span, home), self._article_vectors, home,
                           lambda answer, names: links_between(answer, names, self._lead), self._named_by,
-                          frozenset(bounding_years(paragraph.title, lead[1])) if lead else frozenset(), self._lead,
-                          self._years_active, work_year(lead[1]) if lead else None)
+                          frozenset(bounding_years(paragraph.title, lead[1])) if lead else frozenset(), lead_of,
+                          years_of, work_year(lead[1]) if lead else None)
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text,
                                      lambda: self._neighbour_spans(paragraph.doc_id), self.finder, self.encode,
                                      settings.per_paragraph, settings.variants, settings.seed, setting)
@@ -220,8 +227,9 @@ class QuestionGenerator:
     def _years_active(self, name: str) -> tuple[int, int] | None:
         """years_active of the article about this name (every paragraph), if the knowledge base has one."""
         doc_id = self.finder.stats.document_of(name)
-        if doc_id is None:
-            return None
+        return None if doc_id is None else self._years_of_document(doc_id)
+
+    def _years_of_document(self, doc_id: int) -> tuple[int, int] | None:
         return remembered(self._active, doc_id, LEADS_KEPT,
                           lambda: years_active(text for _, text in self.store.texts_of_documents([doc_id])))
 

@@ -1366,6 +1366,8 @@ def test_year_distractors_stay_inside_a_period_the_sentence_names(finder):
     balfour = Span(YEAR, "1917", "It was issued in 1917 during the First World War.")
     assert period_bounds(balfour, "Balfour Declaration", LEADS.get) == {1913, 1919}
     assert period_bounds(Span(YEAR, "1949", "After World War II, NATO was founded in 1949."), "NATO", LEADS.get) == set()
+    defeat = Span(YEAR, "1945", "It continued until the defeat of Germany in May 1945.")  # round 58: 1950, 1951 and 1953 beside it
+    assert period_bounds(defeat, "Western Front (World War II)", LEADS.get) == {1938, 1946}  # a World War's last year too
 
 
 @pytest.mark.parametrize("sentence, year, title", [
@@ -1468,3 +1470,17 @@ def test_a_regions_capital_is_told_from_countries_capitals():
     euler = "He spent most of his life in Saint Petersburg, Russia, and in Berlin, then the capital of Prussia."
     assert not a_regions_capital(Span("place", "Saint Petersburg", euler))
     assert geography.national_capital("Beijing") and not geography.national_capital("Kunming")
+
+
+def test_a_country_about_a_subject_dated_before_the_first_world_wars_end_is_not_asked():
+    """Round 58: Slovenia and Slovakia beside Austria in the Seven Years' War, Belarus and Ukraine beside Russia on the
+    First World War's Eastern Front (its lead names no year; its title's brackets name the war)."""
+    leads = {"Seven Years' War": "The Seven Years' War, 1756 to 1763, was a global war fought by numerous great powers.",
+             "Eastern Front (World War I)": "The Eastern Front of World War I was a theater of operations.",
+             "Cold War": "The Cold War was a period of tension that lasted from 1947 to 1991."}
+    setting = Setting(lead=leads.get)
+    austria = Span("place", "Austria", "Great Britain and Prussia fought France and Austria.")
+    assert "before today's states" in problem_in_its_setting(austria, [], "Seven Years' War", setting)
+    russia = Span("place", "Russia", "It spanned the frontier between Russia and Romania.")
+    assert "before today's states" in problem_in_its_setting(russia, [], "Eastern Front (World War I)", setting)
+    assert problem_in_its_setting(austria, [], "Cold War", setting) is None  # after the war's end: today's states
