@@ -93,6 +93,11 @@ _YEAR_IN_A_NAME = re.compile(r"\b[A-Za-z]+-(\d{2})\b")  # "COVID-19": the name g
 _DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight)\s*$", re.I)  # "DIN standard ___": a code, not a year
 # "By ___, she was …", "growing since ___": any later year is true too; "Before ___, space was considered empty": any earlier one
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to)(?: the (?:end|start|beginning|middle) of)?\s*$", re.I)
+# "The following year, …", "At this point …", "Two years later …": a sentence that leans on the one before it
+_LEANS_BACK = re.compile(r"^(?:(?:In|During|By) )?(?:the (?:following|next|same|previous|preceding|subsequent)|that|this) "
+                         r"(?:year|month|decade|day|week|season|spring|summer|autumn|winter|point|time|stage)\b"
+                         r"|^(?:Later|Earlier) (?:that|in the|the same) (?:year|month|decade)\b"
+                         r"|^(?:\w+|a few|several) (?:years?|months?|decades?|weeks?|days?) (?:later|earlier|after(?:wards)?)\b", re.I)
 _UNNAMED_SOURCE = re.compile(r"^(?:Another|Other|Some|One) (?:source|sources|account|accounts|tradition|traditions|version|versions)\b")
 _COMPARED_BEFORE = re.compile(r"\b(?:(?:larger|smaller|bigger|greater|more|less|fewer|older|younger) than|comparable(?: in \w+)? to"
                               r"|similar(?: in \w+)? to|(?:about|roughly|nearly|almost) the size of)(?: (?:that|those|the \w+) of)?\s*$",
@@ -102,7 +107,8 @@ _WHOLE_BEFORE = re.compile(r"\b(?:full|complete|whole)\s*$", re.I)  # "a full __
 _CAPITAL_BESIDE = re.compile(rf"\bcapital\b(?:\s+[^\s,;.]+){{0,6}}?,?\s+{re.escape(BLANK)}|{re.escape(BLANK)}\s+(?:is|was|became)\s+(?:\w+\s+){{0,3}}capital\b",
                              re.I)
 _EPITHET_BEFORE = re.compile(r"\S\s+[A-Z][a-z]+ the\s*$")  # "son of Louis the ___": a people's word in a name
-_NAMED_LAND_AFTER = re.compile(r"^\s*(?:subcontinent|peninsula)\b", re.I)  # "the ___ subcontinent": a people's word in a land's name
+# "the ___ subcontinent", "___ and Indian War", "the ___ Revolution": a people's word in a land's or an event's fixed name
+_NAMED_LAND_AFTER = re.compile(r"^\s*(?:subcontinent|peninsula)\b|^\s*(?:and [A-Z]\w+ )?(?:Wars?|Revolution)\b", re.I)
 _OFFICIALLY_BEFORE = re.compile(r"\b(?:officially|formally)\s+(?:the\s+)?$", re.I)  # "Heidelberg University, officially ___ of Heidelberg": a name's form
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
@@ -639,6 +645,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a blank after a negation (\"was not a part of, nor did it belong to, ___\"): every wrong option would be true"
     if span.kind == YEAR and _YEAR_BOUND_BEFORE.search(before):
         return "a year after a bound (\"By ___, …\", \"Before ___, …\"): an option on the bound's far side would be true too"
+    if _LEANS_BACK.match(span.sentence):
+        return "a sentence that leans on the one before it (\"The following year, …\", \"At this point …\"): alone it does not say when"
     if _UNNAMED_SOURCE.match(span.sentence):
         return "a claim an unnamed source makes (\"Another source claims …\"): only the paragraph tells which"
     if span.kind not in (YEAR, QUANTITY) and _COMPARED_BEFORE.search(before):
@@ -646,7 +654,7 @@ def answer_problem(span: Span, title: str) -> str | None:
     if span.kind == "group" and _EPITHET_BEFORE.search(before):
         return "a people's word in a person's epithet (\"Louis the ___\"): wording, not a fact"
     if span.kind == "group" and _NAMED_LAND_AFTER.match(after):
-        return "a people's word in a land's fixed name (\"the ___ subcontinent\"): wording, not a fact"
+        return "a people's word in a land's or an event's fixed name (\"the ___ subcontinent\", \"___ and Indian War\"): wording, not a fact"
     if _OFFICIALLY_BEFORE.search(before):
         return "a name's official form (\"officially ___ of Heidelberg\"): wording, not a fact"
     if span.kind == YEAR and _statistic_date(before, after):
@@ -1170,6 +1178,17 @@ def period_of(lead: str) -> tuple[int, int] | None:
     return min(start for start, _ in spans), max(end for _, end in spans)
 
 
+# The year each prize was first given: "the 1903 Nobel Prize" is no 1898 (round 58), "the first Nobel Prize in ___" no 1895
+FIRST_AWARDED = {"Nobel Prize": 1901, "Pulitzer Prize": 1917, "Academy Award": 1929, "Oscar": 1929, "Fields Medal": 1936,
+                 "Grammy": 1959, "Turing Award": 1966, "Booker Prize": 1969, "Prix Goncourt": 1903}
+
+
+def prize_bounds(answer: Span) -> set[int]:
+    """The year before the first award of each prize the sentence names, when the answer is not before it: a bound for
+    on_the_answers_side."""
+    return {first - 1 for prize, first in FIRST_AWARDED.items() if prize in answer.sentence and int(answer.text) >= first}
+
+
 def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -> set[int]:
     """Bounds that keep year distractors inside each period the sentence names around a year that
     lies within it (by its article's first sentence, or WAR_YEARS; a name in the title's brackets too): "Coming of
@@ -1561,6 +1580,8 @@ def problem_in_its_setting(span: Span, people: Iterable[str], title: str, settin
     """Why the span is no answer given the people its paragraph names and its subject's article, or None."""
     if of_a_persons_name(span, people):
         return "a place in a person's name or style (\"Maria Carolina of ___\", \"Clive of ___\"): wording, not a fact"
+    if before_a_rulers_name(span, people):
+        return "a people's word before a ruler's name (\"the ___ emperor Napoleon Bonaparte\"): whom they ruled gives it away"
     if span.kind == "group" and dated_only_before(ANTIQUITY_ENDS, setting.lead(title), setting.years_of(title)):
         return "a people's word about a subject of antiquity: its distractors would be today's nations (\"a German astronomer\" of 150 BC)"
     war = next((WAR_YEARS[name] for name in [title, *_QUALIFIER.findall(title)] if name in WAR_YEARS), None)
@@ -1568,6 +1589,18 @@ def problem_in_its_setting(span: Span, people: Iterable[str], title: str, settin
             and not _TODAY.search(span.sentence)):
         return "a country about a subject from before today's states: its distractors would be anachronisms (\"Mongol invasions of ___\" under Alauddin Khalji)"
     return None
+
+
+_RULER_BEFORE_NAME = re.compile(r"^\s*(?:emperor|empress|king|queen|tsar|czar|sultan|shah|pharaoh|president|(?:prime )?minister|"
+                                r"chancellor|dictator|leader)\s+(.+)", re.I)
+
+
+def before_a_rulers_name(span: Span, people: Iterable[str]) -> bool:
+    """Is a people's word a ruler's, before the ruler's name ("the ___ emperor Napoleon Bonaparte")? Whom they ruled is
+    common knowledge: round 58's readers failed "the British" and "the German emperor Napoleon". Not a writer's or a
+    composer's ("by ___ author Bram Stoker"): which nation they came from is a fact worth asking."""
+    ruler = _RULER_BEFORE_NAME.match(span.sentence.partition(span.text)[2])
+    return span.kind == "group" and ruler is not None and any(ruler.group(1).startswith(person) for person in people)
 
 
 def of_a_persons_name(span: Span, people: Iterable[str]) -> bool:
@@ -1604,7 +1637,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         named = setting.named_by(span) if span.kind not in (YEAR, QUANTITY) else []
         related = setting.related(span)
         before, _, after = span.sentence.partition(span.text)
-        years_within = bounds | period_bounds(span, title, setting.lead) if span.kind == YEAR else bounds
+        years_within = bounds | period_bounds(span, title, setting.lead) | prize_bounds(span) if span.kind == YEAR else bounds
         pool = [name for name in _same_kind(span, [*named, *nearby, *related], paragraph, finder.stats, rng, years_within, title)
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"

@@ -12,6 +12,7 @@ from sea.questions.cloze import (
     Setting,
     _most_tempting,
     a_regions_capital,
+    before_a_rulers_name,
     _nearby_values,
     _same_kind,
     _ARTICLE_WORD,
@@ -54,7 +55,9 @@ from sea.questions.cloze import (
     part_of_a_continent,
     of_the_sentences_faith,
     faith_named,
+    on_the_answers_side,
     period_bounds,
+    prize_bounds,
     period_of,
     placed_alike,
     placed_by_the_question,
@@ -1484,3 +1487,25 @@ def test_a_country_about_a_subject_dated_before_the_first_world_wars_end_is_not_
     russia = Span("place", "Russia", "It spanned the frontier between Russia and Romania.")
     assert "before today's states" in problem_in_its_setting(russia, [], "Eastern Front (World War I)", setting)
     assert problem_in_its_setting(austria, [], "Cold War", setting) is None  # after the war's end: today's states
+
+
+def test_round_58s_back_references_event_names_rulers_and_prizes():
+    """Round 58: "The following year, the first ___ settlements …", "___ and Indian War", "the ___ emperor Napoleon
+    Bonaparte", 1898 and 1899 beside "the 1903 Nobel Prize"."""
+    following = "The following year, the first Spanish settlements were established in the Caribbean."
+    assert "leans on the one before" in answer_problem(Span("group", "Spanish", following), "History of the Caribbean")
+    later = "Two years later, in 1494, the first Spanish settlements were established."
+    assert "leans on the one before" in answer_problem(Span(YEAR, "1494", later), "History of the Caribbean")
+    plain = "In 1494, the first Spanish settlements were established in the Caribbean."
+    assert answer_problem(Span(YEAR, "1494", plain), "History of the Caribbean") is None
+    war = "Related conflicts include the Third Silesian War, French and Indian War, and the Third Carnatic War."
+    assert "fixed name" in answer_problem(Span("group", "French", war), "Seven Years' War")
+    assert answer_problem(Span("group", "French", "The French army lost the war."), "Seven Years' War") is None
+    napoleon = "It followed the downfall of the French emperor Napoleon Bonaparte."
+    assert before_a_rulers_name(Span("group", "French", napoleon), ["Napoleon Bonaparte"])
+    stoker = "Dracula is an 1897 Gothic horror novel by Irish author Bram Stoker."
+    assert not before_a_rulers_name(Span("group", "Irish", stoker), ["Bram Stoker"])  # a writer's nation is worth asking
+    curie = Span(YEAR, "1903", "She shared the 1903 Nobel Prize in Physics with her husband.")
+    assert prize_bounds(curie) == {1900}
+    assert prize_bounds(Span(YEAR, "1903", "She married in 1903.")) == set()
+    assert on_the_answers_side(1905, 1903, prize_bounds(curie)) and not on_the_answers_side(1899, 1903, prize_bounds(curie))
