@@ -633,6 +633,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a measurement's margin of error (\"10,935 ± ___\"), not a fact worth knowing"
     if span.kind == QUANTITY and _DENOMINATOR_BEFORE.search(before):
         return "the quantity a figure is given per (\"12 grams in every ___ of blood\"): a convention of units, not a fact worth knowing"
+    if span.kind == QUANTITY and title.endswith("(unit)"):
+        return "a quantity in a unit's own article (\"one foot comprises ___\"): a conversion, not a fact about the world"
     if span.kind == QUANTITY and _WHOLE_BEFORE.search(before):
         return "a quantity after \"full\" (\"a full ___ revolution\"): what \"full\" means, not a fact"
     if span.kind == QUANTITY and _BOUND_BEFORE.search(before):
@@ -919,11 +921,13 @@ _TITLE_ABBREVIATION_END = re.compile(r"\b(?:Sgt|Dr|Mr|Mrs|Ms|St|Gen|Lt|Col|Capt|
 def cut_from_its_paragraph(sentence: str, paragraph: str) -> str | None:
     """Why the sentence is no sentence of the paragraph, or None: the sentence splitter cut it where
     no sentence ends ("… part of a UNESCO | World Heritage Site since ___.", "… "Hello, Dolly!" | in ___, as
-    well as …": it starts in lower case; "Released in the UK on 26 May ___, Sgt." | "Pepper's …": it ends on a
+    well as …": it starts in lower case; "The rulers deposed include: | Ben Ali of Tunisia, …": what follows a colon
+    needs what came before it; "Released in the UK on 26 May ___, Sgt." | "Pepper's …": it ends on a
     title's abbreviation with more to come), so it says nothing of what it is about."""
     start = paragraph.find(sentence)
     first = re.search(r"[^\W_]", sentence)
-    if ((start > 0 and not paragraph[:start].rstrip().endswith(_SENTENCE_END)) or (first and first.group(0).islower())
+    before = paragraph[:start].rstrip()
+    if ((start > 0 and (not before.endswith(_SENTENCE_END) or before.endswith(":"))) or (first and first.group(0).islower())
             or (_TITLE_ABBREVIATION_END.search(sentence) and paragraph[start + len(sentence):].strip())):
         return "a fragment of a sentence (the sentence splitter cut it where no sentence ends)"
     return None

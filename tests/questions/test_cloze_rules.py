@@ -1509,3 +1509,15 @@ def test_round_58s_back_references_event_names_rulers_and_prizes():
     assert prize_bounds(curie) == {1900}
     assert prize_bounds(Span(YEAR, "1903", "She married in 1903.")) == set()
     assert on_the_answers_side(1905, 1903, prize_bounds(curie)) and not on_the_answers_side(1899, 1903, prize_bounds(curie))
+
+
+def test_round_59s_lists_after_a_colon_and_units_own_measures_are_not_asked():
+    """Round 59: "The rulers deposed include: | Ben Ali of Tunisia, … and Saleh of Yemen in ___" (the lead-in cut off),
+    "one foot comprises ___" (12 inches beside 8, 11 and 17: a conversion)."""
+    paragraph = "The rulers deposed include: Ben Ali of Tunisia, Gaddafi of Libya, and Saleh of Yemen in 2012."
+    assert "fragment" in cut_from_its_paragraph("Ben Ali of Tunisia, Gaddafi of Libya, and Saleh of Yemen in 2012.", paragraph)
+    whole = "The rulers deposed include Ben Ali of Tunisia. Saleh of Yemen was deposed in 2012."
+    assert cut_from_its_paragraph("Saleh of Yemen was deposed in 2012.", whole) is None
+    foot = "In both customary and imperial units, one foot comprises 12 inches, and one yard comprises three feet."
+    assert "unit's own article" in answer_problem(Span(QUANTITY, "12 inches", foot), "Foot (unit)")
+    assert answer_problem(Span(QUANTITY, "12 inches", "The pike grew to 12 inches in a year."), "Pike (fish)") is None
