@@ -97,7 +97,8 @@ _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to)(?
 _LEANS_BACK = re.compile(r"^(?:(?:In|During|By) )?(?:the (?:following|next|same|previous|preceding|subsequent)|that|this) "
                          r"(?:year|month|decade|day|week|season|spring|summer|autumn|winter|point|time|stage)\b"
                          r"|^(?:Later|Earlier) (?:that|in the|the same) (?:year|month|decade)\b"
-                         r"|^(?:\w+|a few|several) (?:years?|months?|decades?|weeks?|days?) (?:later|earlier|after(?:wards)?)\b", re.I)
+                         r"|^(?:\w+|a few|several) (?:years?|months?|decades?|weeks?|days?) (?:later|earlier|after(?:wards)?)\b"
+                         r"|\b(?:over|in|during) the (?:following|next|subsequent) (?:years|decades|months)\b", re.I)
 _UNNAMED_SOURCE = re.compile(r"^(?:Another|Other|Some|One) (?:source|sources|account|accounts|tradition|traditions|version|versions)\b")
 _COMPARED_BEFORE = re.compile(r"\b(?:(?:larger|smaller|bigger|greater|more|less|fewer|older|younger) than|comparable(?: in \w+)? to"
                               r"|similar(?: in \w+)? to|(?:about|roughly|nearly|almost) the size of)(?: (?:that|those|the \w+) of)?\s*$",
@@ -647,7 +648,7 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a blank after a negation (\"was not a part of, nor did it belong to, ___\"): every wrong option would be true"
     if span.kind == YEAR and _YEAR_BOUND_BEFORE.search(before):
         return "a year after a bound (\"By ___, …\", \"Before ___, …\"): an option on the bound's far side would be true too"
-    if _LEANS_BACK.match(span.sentence):
+    if _LEANS_BACK.search(span.sentence):
         return "a sentence that leans on the one before it (\"The following year, …\", \"At this point …\"): alone it does not say when"
     if _UNNAMED_SOURCE.match(span.sentence):
         return "a claim an unnamed source makes (\"Another source claims …\"): only the paragraph tells which"
@@ -665,8 +666,9 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "the place before it names it (\"in Florence, ___\")"
     if span.kind == "place" and _NAME_WORD_BEFORE.search(before):
         return "a place named with a word before it (\"Nazi ___\", \"British ___\"): the longer name gives it away"
-    if span.kind == "place" and _ANCIENT_BEFORE.search(before):
-        return "a land after \"ancient\": it asks which ancient civilisation, and a modern state offered beside it is ruled out by history"
+    if span.kind in ("place", "group") and _ANCIENT_BEFORE.search(before):
+        return ("a land or a people after \"ancient\" (\"an ancient ___ tragedian\"): it asks which ancient civilisation, and a "
+                "modern state or nation offered beside it is ruled out by history")
     words = name_words(span.text)
     if words & content_words(title):
         return "the title gives the answer away"
@@ -869,7 +871,7 @@ def problem_before_distractors(span: Span, title: str, stats: CorpusStats, parag
 # for Hatshepsut, Slovenia and Slovakia in the Seven Years' War, Belarus and Ukraine on the Great War's Eastern Front). A
 # sentence's own dates are country_of_the_past's.
 MODERN_STATES_FROM = 1919
-_TODAY = re.compile(r"\b(?:modern|modern-day|present-day|present day|what is now|today|national hero)\b", re.I)  # today's states are meant
+_TODAY = re.compile(r"\b(?<!-)(?:modern|modern-day|present-day|present day|what is now|today|national hero)\b", re.I)  # today's states are meant
 STATES_AS_TODAY = 1992  # the knowledge base's definitions describe today's countries, whose set settled when the Soviet Union and Yugoslavia broke up
 _ERA_YEAR = re.compile(r"\b(\d{1,4})\s*(BCE?|CE|AD)\b|\bAD\s*(\d{1,4})\b")  # "509 BC", "266 CE", "AD 79"
 
@@ -885,8 +887,9 @@ def dates_named(text: str) -> list[int]:
 _ORDINALS = """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth
 fifteenth sixteenth seventeenth eighteenth nineteenth""".split()
 _CENTURY = re.compile(rf"\b(\d{{1,2}}(?:st|nd|rd|th)|{'|'.join(_ORDINALS)})[- ]century\b", re.I)  # "13th-century", "the eighteenth century"
-# "ancient Egypt, ___, and Mesopotamia"; not "an ancient city in ___", which is placed on today's map
-_OF_ANTIQUITY = re.compile(r"\bancient\b(?! (?:city|town|village|port|site|ruins?|settlement)\b)|\bmillenni(?:um|a) BCE?\b|\bprehistor", re.I)
+# "ancient Egypt, ___, and Mesopotamia", "a spy in pre-modern ___"; not "an ancient city in ___", which is on today's map
+_OF_ANTIQUITY = re.compile(r"\b(?:ancient|pre-?modern|medieval|feudal)\b(?! (?:city|town|village|port|site|ruins?|settlement)\b)"
+                           r"|\bmillenni(?:um|a) BCE?\b|\bprehistor", re.I)
 
 
 def centuries_named(text: str) -> list[int]:
@@ -1182,15 +1185,19 @@ def period_of(lead: str) -> tuple[int, int] | None:
     return min(start for start, _ in spans), max(end for _, end in spans)
 
 
-# The year each prize was first given: "the 1903 Nobel Prize" is no 1898 (round 58), "the first Nobel Prize in ___" no 1895
-FIRST_AWARDED = {"Nobel Prize": 1901, "Pulitzer Prize": 1917, "Academy Award": 1929, "Oscar": 1929, "Fields Medal": 1936,
-                 "Grammy": 1959, "Turing Award": 1966, "Booker Prize": 1969, "Prix Goncourt": 1903}
+# The year each prize was first given and each body or thing a reader dates began: "the 1903 Nobel Prize" is no 1898
+# (round 58), "a founding member of the United Nations in ___" no 1913, "Starting in January ___, the disease" of COVID-19
+# no 2010 (round 60)
+BEGAN = {"Nobel Prize": 1901, "Pulitzer Prize": 1917, "Academy Award": 1929, "Oscar": 1929, "Fields Medal": 1936,
+         "Grammy": 1959, "Turing Award": 1966, "Booker Prize": 1969, "Prix Goncourt": 1903, "League of Nations": 1920,
+         "United Nations": 1945, "NATO": 1949, "European Union": 1993, "Soviet Union": 1922, "COVID-19": 2019}
 
 
-def prize_bounds(answer: Span) -> set[int]:
-    """The year before the first award of each prize the sentence names, when the answer is not before it: a bound for
-    on_the_answers_side."""
-    return {first - 1 for prize, first in FIRST_AWARDED.items() if prize in answer.sentence and int(answer.text) >= first}
+def began_bounds(answer: Span, title: str) -> set[int]:
+    """The year before each prize, body or thing the sentence or title names began (BEGAN), when the answer is after
+    it: a bound for on_the_answers_side. Not when the answer is that year ("NATO was established in ___"): every option
+    after it would single it out as the earliest."""
+    return {first - 1 for name, first in BEGAN.items() if name in f"{title} {answer.sentence}" and int(answer.text) > first}
 
 
 def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -> set[int]:
@@ -1301,11 +1308,25 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
     if span.kind == QUANTITY:  # "60,440 km" or "250 km" beside a strait "2 km wide": a reader rules it out
         answer = _value(span.text)
         values = [v for v in values if answer / QUANTITY_SPREAD <= _value(v) <= answer * QUANTITY_SPREAD]
+        low = range_start(span)  # "between roughly 585 and ___": no 372 nm
+        values = [v for v in values if low is None or _value(v) > low]
     if len(values) < 3:
         return values
     closeness = [abs(_value(v) - _value(span.text)) for v in values]
     nearest = [values[i] for i in np.argsort(closeness, kind="stable")[:6]]
     return [nearest[i] for i in sorted(rng.choice(len(nearest), 3, replace=False))]
+
+
+_RANGE_BEFORE = re.compile(r"\b(?:between|from)\s+(?:roughly |about |around |approximately |some )?(\d[\d,]*(?:\.\d+)?)"
+                           r"(?:\s*[^\W\d]+)?\s+(?:and|to)\s*$", re.I)
+
+
+def range_start(answer: Span) -> float | None:
+    """The start of a range the answer ends ("between roughly 585 and ___", "from 12 to ___"), when the answer lies above
+    it: an option below it cannot end the range."""
+    found = _RANGE_BEFORE.search(answer.sentence.partition(answer.text)[0])
+    start = float(found.group(1).replace(",", "")) if found else None
+    return start if start is not None and _value(answer.text) > start else None
 
 
 def _most_tempting(span: Span, names: list[str], vectors: dict[str, np.ndarray], context: np.ndarray | None = None,
@@ -1641,7 +1662,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         named = setting.named_by(span) if span.kind not in (YEAR, QUANTITY) else []
         related = setting.related(span)
         before, _, after = span.sentence.partition(span.text)
-        years_within = bounds | period_bounds(span, title, setting.lead) | prize_bounds(span) if span.kind == YEAR else bounds
+        years_within = bounds | period_bounds(span, title, setting.lead) | began_bounds(span, title) if span.kind == YEAR else bounds
         pool = [name for name in _same_kind(span, [*named, *nearby, *related], paragraph, finder.stats, rng, years_within, title)
                 if not same_name(name, title)  # never the subject itself ("William Shockley" among his own group)
                 and not (span.kind in ("place", "group") and word_form_given(name, f"{title} {before} {after}"))]  # "Spanish" beside "Spaniards"

@@ -13,6 +13,7 @@ from sea.questions.cloze import (
     _most_tempting,
     a_regions_capital,
     before_a_rulers_name,
+    began_bounds,
     _nearby_values,
     _same_kind,
     _ARTICLE_WORD,
@@ -57,7 +58,7 @@ from sea.questions.cloze import (
     faith_named,
     on_the_answers_side,
     period_bounds,
-    prize_bounds,
+    range_start,
     period_of,
     placed_alike,
     placed_by_the_question,
@@ -1506,9 +1507,10 @@ def test_round_58s_back_references_event_names_rulers_and_prizes():
     stoker = "Dracula is an 1897 Gothic horror novel by Irish author Bram Stoker."
     assert not before_a_rulers_name(Span("group", "Irish", stoker), ["Bram Stoker"])  # a writer's nation is worth asking
     curie = Span(YEAR, "1903", "She shared the 1903 Nobel Prize in Physics with her husband.")
-    assert prize_bounds(curie) == {1900}
-    assert prize_bounds(Span(YEAR, "1903", "She married in 1903.")) == set()
-    assert on_the_answers_side(1905, 1903, prize_bounds(curie)) and not on_the_answers_side(1899, 1903, prize_bounds(curie))
+    assert began_bounds(curie, "Marie Curie") == {1900}
+    assert began_bounds(Span(YEAR, "1903", "She married in 1903."), "Marie Curie") == set()
+    bounds = began_bounds(curie, "Marie Curie")
+    assert on_the_answers_side(1905, 1903, bounds) and not on_the_answers_side(1899, 1903, bounds)
 
 
 def test_round_59s_lists_after_a_colon_and_units_own_measures_are_not_asked():
@@ -1521,3 +1523,24 @@ def test_round_59s_lists_after_a_colon_and_units_own_measures_are_not_asked():
     foot = "In both customary and imperial units, one foot comprises 12 inches, and one yard comprises three feet."
     assert "unit's own article" in answer_problem(Span(QUANTITY, "12 inches", foot), "Foot (unit)")
     assert answer_problem(Span(QUANTITY, "12 inches", "The pike grew to 12 inches in a year."), "Pike (fish)") is None
+
+
+def test_round_60s_ancient_peoples_back_references_ranges_beginnings_and_medieval_lands():
+    """Round 60: "an ancient ___ tragedian" (French), "Her whereabouts over the following years …", "between roughly 585
+    and ___" (372 nm), "a founding member of the United Nations in ___" (1913), "a spy in pre-modern ___"."""
+    sophocles = "Sophocles was an ancient Greek tragedian."
+    assert "after \"ancient\"" in answer_problem(Span("group", "Greek", sophocles), "Sophocles")
+    assert answer_problem(Span("group", "Greek", "Sophocles was a Greek tragedian."), "Sophocles") is None
+    artemisia = "Her whereabouts over the following years are unknown, but she resurfaced in Naples during 1649."
+    assert "leans on the one before" in answer_problem(Span(YEAR, "1649", artemisia), "Artemisia Gentileschi")
+    orange = Span(QUANTITY, "620 nanometres", "Orange is light with a wavelength between roughly 585 and 620 nanometres.")
+    assert range_start(orange) == 585.0
+    assert range_start(Span(QUANTITY, "620 nanometres", "Its wavelength is 620 nanometres.")) is None
+    raj = Span(YEAR, "1945", "It was a founding member of the League of Nations and of the United Nations in 1945.")
+    assert began_bounds(raj, "British Raj") == {1919}  # the League's; the United Nations began that year
+    nato = Span(YEAR, "1949", "NATO was established with the signing of the North Atlantic Treaty in 1949.")
+    assert began_bounds(nato, "NATO") == set()  # the beginning itself: options after it would single it out
+    stats = CorpusStats([], latest_year=2024, definitions=[(0, "Japan", "Japan is a country in East Asia.")])
+    ninja = Span("place", "Japan", "A ninja was a spy and infiltrator in pre-modern Japan.")
+    assert country_of_the_past(ninja, "Ninja", stats)
+    assert not country_of_the_past(Span("place", "Japan", "It is a medieval town in Japan."), "Kyoto", stats)
