@@ -861,6 +861,9 @@ def problem_before_distractors(span: Span, title: str, stats: CorpusStats, parag
     if country_of_the_past(span, title, stats):
         return (f"a country in a sentence dated before {STATES_AS_TODAY}: its distractors would be today's countries, "
                 "some of which did not exist then")
+    if one_of_a_list_of_countries(span):
+        return (f"a country in an open list beside {LISTED_COUNTRIES} or more others (\"such as Belgium, ___, Canada … etc.\"): "
+                "the list holds some of the countries it could, so a distractor may be true too")
     return kind_problem(span, stats) or placed_by_the_question(span, title, stats) or cut_from_its_paragraph(span.sentence, paragraph)
 
 
@@ -902,6 +905,20 @@ def a_regions_capital(span: Span) -> bool:
     country's capital beside it (Beijing for Yunnan's, Berlin for Bavaria's) is ruled out by what every reader knows."""
     return (bool(_CAPITAL_BESIDE.search(span.sentence.replace(span.text, BLANK, 1))) and not geography.national_capital(span.text)
             and geography.country_code(span.text) is None)
+
+
+# Rounds 24-60: country answers in an open list ("such as", "including", "among", "as well as") beside 2 or more other
+# countries, not a country's borders, failed 40% of the readers' verdicts (55 of 138; Francophone nations "such as
+# Belgium, ___, Canada … etc.", Kurdish diasporas, steppes), the rest of the country questions about 15%.
+LISTED_COUNTRIES = 2
+_OPEN_LIST = re.compile(r"\b(?:such as|including|include[sd]?|among|etc|for example|e\.g|like|as well as|other)\b", re.I)
+
+
+def one_of_a_list_of_countries(span: Span) -> bool:
+    """Is the answer a country an open list holds beside LISTED_COUNTRIES or more others, in a sentence not about borders?"""
+    others = geography.countries_named(span.sentence.replace(span.text, BLANK, 1))
+    return (bool(geography.country_code(span.text)) and len(others) >= LISTED_COUNTRIES and bool(_OPEN_LIST.search(span.sentence))
+            and not about_borders(span.sentence))
 
 
 def country_of_the_past(span: Span, title: str, stats: CorpusStats) -> bool:

@@ -57,6 +57,7 @@ from sea.questions.cloze import (
     of_the_sentences_faith,
     faith_named,
     on_the_answers_side,
+    one_of_a_list_of_countries,
     period_bounds,
     range_start,
     period_of,
@@ -1544,3 +1545,15 @@ def test_round_60s_ancient_peoples_back_references_ranges_beginnings_and_medieva
     ninja = Span("place", "Japan", "A ninja was a spy and infiltrator in pre-modern Japan.")
     assert country_of_the_past(ninja, "Ninja", stats)
     assert not country_of_the_past(Span("place", "Japan", "It is a medieval town in Japan."), "Kyoto", stats)
+
+
+def test_a_country_in_an_open_list_of_countries_is_not_asked():
+    """Rounds 55-60: "nations such as Belgium, ___, Canada, Senegal … etc." (Mali is francophone too), Kurdish diasporas."""
+    francophone = "Literature by citizens of nations such as Belgium, Switzerland, Canada, Senegal and Morocco is Francophone."
+    assert one_of_a_list_of_countries(Span("place", "Switzerland", francophone))
+    closed = "The river passes through Jordan, Syria, Israel, and Palestine."  # a course, not examples
+    assert not one_of_a_list_of_countries(Span("place", "Syria", closed))
+    borders = "It is bordered by countries such as Belgium, Luxembourg, Germany and Switzerland."
+    assert not one_of_a_list_of_countries(Span("place", "Germany", borders))  # borders: geography's own rules
+    two = "It is spoken in countries such as Belgium and Switzerland."  # one other country: no list to speak of
+    assert not one_of_a_list_of_countries(Span("place", "Switzerland", two))
