@@ -80,6 +80,7 @@ _YEARS_SPANNED = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight
 _DEATH_YEAR = re.compile(r"\b(?:until (?:his|her) (?:death|suicide|assassination|execution) in"
                          r"|(?:[Hh]e|[Ss]he) (?:died|was killed|was executed|was assassinated) in) (\d{4})\b")
 _BOUND_BEFORE = re.compile(r"\b(?:on the order of|exceed(?:s|ed|ing)?|more than|over|at least|at most|up to|greater than|less than|"
+                           r"as (?:tall|high|long|large|deep|heavy|old|much|many|far|wide|big) as|"
                            r"fewer than|under|below|above)(?:\s+(?:[a-z]+\s+){0,2}of)?\s*$",
                            re.I)  # "depths exceeding ___", "peaks exceeding elevations of ___": every smaller option is true too
 _APPROXIMATE_BEFORE = re.compile(r"\b(?:around|about|approximately|approx\.|roughly|circa|c\.|ca\.|some|nearly|almost|"
@@ -92,13 +93,15 @@ _UNIT_AFTER = re.compile(r"^\s*(?:[kMGT]?W|[kMG]?Hz|km|cm|mm|kg|mi|ft|lb|eV|AU|l
 _YEAR_IN_A_NAME = re.compile(r"\b[A-Za-z]+-(\d{2})\b")  # "COVID-19": the name gives 2019 away
 _DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight)\s*$", re.I)  # "DIN standard ___": a code, not a year
 # "By ___, she was …", "growing since ___": any later year is true too; "Before ___, space was considered empty": any earlier one
-_YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to)(?: the (?:end|start|beginning|middle) of)?\s*$", re.I)
+_YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to|(?:mostly|largely|mainly|only|long|well) after)"
+                                r"(?: the (?:end|start|beginning|middle) of)?\s*$", re.I)
 # "The following year, …", "At this point …", "Two years later …": a sentence that leans on the one before it
 _LEANS_BACK = re.compile(r"^(?:(?:In|During|By) )?(?:the (?:following|next|same|previous|preceding|subsequent)|that|this) "
                          r"(?:year|month|decade|day|week|season|spring|summer|autumn|winter|point|time|stage)\b"
                          r"|^(?:Later|Earlier) (?:that|in the|the same) (?:year|month|decade)\b"
                          r"|^(?:\w+|a few|several) (?:years?|months?|decades?|weeks?|days?) (?:later|earlier|after(?:wards)?)\b"
-                         r"|\b(?:over|in|during) the (?:following|next|subsequent) (?:years|decades|months)\b", re.I)
+                         r"|\b(?:over|in|during) the (?:following|next|subsequent) (?:years|decades|months)\b"
+                         r"|^(?:If so|If not|Otherwise|In that case)\b", re.I)
 _UNNAMED_SOURCE = re.compile(r"^(?:Another|Other|Some|One) (?:source|sources|account|accounts|tradition|traditions|version|versions)\b")
 _COMPARED_BEFORE = re.compile(r"\b(?:(?:larger|smaller|bigger|greater|more|less|fewer|older|younger) than|comparable(?: in \w+)? to"
                               r"|similar(?: in \w+)? to|(?:about|roughly|nearly|almost) the size of)(?: (?:that|those|the \w+) of)?\s*$",
@@ -648,6 +651,9 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a blank after a negation (\"was not a part of, nor did it belong to, ___\"): every wrong option would be true"
     if span.kind == YEAR and _YEAR_BOUND_BEFORE.search(before):
         return "a year after a bound (\"By ___, …\", \"Before ___, …\"): an option on the bound's far side would be true too"
+    if span.kind == YEAR and a_world_wars_first_or_last_year(span, title):
+        return ("a World War's first or last year, the war named (\"ended in May ___, ending World War II in Europe\"): every "
+                "reader knows it, and an option inside the war would contradict \"the end of\" (round 61)")
     if _LEANS_BACK.search(span.sentence):
         return "a sentence that leans on the one before it (\"The following year, …\", \"At this point …\"): alone it does not say when"
     if _UNNAMED_SOURCE.match(span.sentence):
@@ -864,6 +870,9 @@ def problem_before_distractors(span: Span, title: str, stats: CorpusStats, parag
     if one_of_a_list_of_countries(span):
         return (f"a country in an open list beside {LISTED_COUNTRIES} or more others (\"such as Belgium, ___, Canada … etc.\"): "
                 "the list holds some of the countries it could, so a distractor may be true too")
+    if another_place_of_its_name(span, stats):
+        return ("a place the sentence puts in another (\"___, Illinois\") that its article does not: the article is another "
+                "place's of that name (Cairo in Egypt), and distractors sought near it would lie there (round 61)")
     return kind_problem(span, stats) or placed_by_the_question(span, title, stats) or cut_from_its_paragraph(span.sentence, paragraph)
 
 
@@ -1217,6 +1226,12 @@ def began_bounds(answer: Span, title: str) -> set[int]:
     return {first - 1 for name, first in BEGAN.items() if name in f"{title} {answer.sentence}" and int(answer.text) > first}
 
 
+def a_world_wars_first_or_last_year(answer: Span, title: str) -> bool:
+    """Is the year a World War's first or last, with that war named by the sentence or the title's brackets?"""
+    named = f"{answer.sentence} {' '.join(_QUALIFIER.findall(title))} {title}"
+    return any(int(answer.text) in years for war, years in WAR_YEARS.items() if war in named)
+
+
 def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -> set[int]:
     """Bounds that keep year distractors inside each period the sentence names around a year that
     lies within it (by its article's first sentence, or WAR_YEARS; a name in the title's brackets too): "Coming of
@@ -1235,8 +1250,8 @@ def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -
         period = period_of(lead(name) or "") or WAR_YEARS.get(name)
         if not period or period[1] - period[0] < PERIOD_SHORTEST:
             continue
-        if period[0] < gold < period[1] or (period == WAR_YEARS.get(name) and period[0] <= gold <= period[1]):
-            bounds |= {period[0] - 1, period[1] + 1}  # a World War's first or last year too: every reader knows both
+        if period[0] < gold < period[1]:
+            bounds |= {period[0] - 1, period[1] + 1}
         elif name == title and gold >= period[1] and str(period[0]) not in answer.sentence:
             bounds.add(period[0] - 1)
     return bounds
@@ -1471,6 +1486,21 @@ _BORDERS = re.compile(r"\bborder(?:s|ed|ing)?\b|\bneighbou?r(?:s|ing)?\b|\badjac
                       r"|\b(?:lies|lying|located|situated) between\b", re.IGNORECASE)
 
 
+_CONTAINER_TYPES = frozenset("country state province region county territory".split())
+_CONTAINER_AFTER = re.compile(r"^,\s*([A-Z][\w'’-]+(?: [A-Z][\w'’-]+)*)(?=\s*(?:[.;:)]|,(?!\s*(?:and|or)\b|\s*[A-Z])|$))")  # "Cairo, Illinois."
+
+
+def another_place_of_its_name(span: Span, stats: CorpusStats) -> bool:
+    """Does the sentence put the place answer in a place the knowledge base knows ("___, Illinois") that the answer's
+    article does not put it in? Then the article found for the answer is another place of that name."""
+    container = _CONTAINER_AFTER.match(span.sentence.partition(span.text)[2])
+    if (span.kind != "place" or container is None or SAME_TYPE.get(stats.type_of(span.text), stats.type_of(span.text)) != "city"
+            or stats.type_of(container.group(1)) not in _CONTAINER_TYPES | {None}):
+        return False  # a city and its state or land ("Cairo, Illinois": Illinois has no article here), not a list of lands
+    where = {_place_key(place) for place in stats.where(span.text)}
+    return bool(where) and _place_key(container.group(1)) not in where
+
+
 def named_containers(name: str, span: Span, stats: CorpusStats) -> set[frozenset[str]]:
     """The places the name's article puts it in that the answer's sentence names ("a country in
     Central America", "___, Greece", "a North American league"). An option must lie in just those
@@ -1649,7 +1679,8 @@ def of_a_persons_name(span: Span, people: Iterable[str]) -> bool:
     """Is a place the "of ___" of one of the `people`'s names or styles ("Maria Carolina of ___", "Tsar
     Alexis of ___", "Clive of ___")? Round 47's readers failed "Maria Carolina of Austria" as wording."""
     before = span.sentence.partition(span.text)[0].rstrip()
-    return span.kind == "place" and before.endswith(" of") and any(before[:-3].rstrip().endswith(person) for person in people)
+    return span.kind == "place" and before.endswith(" of") and any(before[:-3].rstrip().endswith(name)
+                                                                     for person in people for name in (person, person.split()[-1]))
 
 
 def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[[], list[Span]], finder: EntityFinder,
