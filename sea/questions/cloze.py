@@ -1228,8 +1228,8 @@ def began_bounds(answer: Span, title: str) -> set[int]:
 
 def a_world_wars_first_or_last_year(answer: Span, title: str) -> bool:
     """Is the year a World War's first or last, with that war named by the sentence or the title's brackets?"""
-    named = f"{answer.sentence} {' '.join(_QUALIFIER.findall(title))} {title}"
-    return any(int(answer.text) in years for war, years in WAR_YEARS.items() if war in named)
+    named = f"{answer.sentence} {title}"  # "World War I" is no part of "World War II"
+    return any(int(answer.text) in years for war, years in WAR_YEARS.items() if re.search(rf"\b{re.escape(war)}\b", named))
 
 
 def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -> set[int]:

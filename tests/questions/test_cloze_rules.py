@@ -1586,3 +1586,4 @@ def test_round_61s_bounds_back_references_world_war_years_and_places_of_another_
     assert another_place_of_its_name(Span("place", "Cairo", ohio), stats)
     assert not another_place_of_its_name(Span("place", "Houston", "She was born in Houston, Texas."), stats)
     assert not another_place_of_its_name(Span("place", "Cairo", "It spread to Cairo, Dürer said."), stats)  # no state after
+    assert not a_world_wars_first_or_last_year(Span(YEAR, "1918", "Born in 1918, he fought in World War II."), "Soldier")
