@@ -36,7 +36,9 @@ def test_paragraphs_that_name_things_get_valid_questions(generated):
     covered = {q.para_id for q in questions if q.verdict == KEPT}
     share = len(covered) / len(paragraphs)
     print(f"paragraphs with at least one valid question: {share:.1%} of {len(paragraphs)}")
-    assert len(paragraphs) == 500 and share >= 0.15
+    # A floor against a generator that loses its paragraphs, not the figure itself: 15.0% at 8dcf8f7, 14.6% at f74884f,
+    # whose rules withhold questions readers failed (the paragraphs losing their only one among them).
+    assert len(paragraphs) == 500 and share >= 0.14
     assert all(q.generator == GENERATOR_NAME for q in questions)
 
 
