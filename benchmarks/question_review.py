@@ -7,7 +7,7 @@ paragraphs on four criteria, and the counts.
 
 Each round's seed is chosen before any of its questions is read (round 1: 20261130, round 2:
 20261201, round 3: 20261202, round 4: 20261203, round 5: 20261204,
-round 6: 20261205, round 7: 20261206, round 8: 20261207, round 9: 20261208, round 10: 20261209, round 11: 20261210, round 12: 20261211, round 13: 20261212, round 14: 20261213, round 15: 20261214, round 16: 20261215, round 17: 20261216, round 18: 20261217, round 19: 20261218, round 20: 20261219, round 21: 20261220, round 22: 20261221, round 23: 20261222, round 24: 20261223, round 25: 20261224, round 26: 20261225, round 27: 20261226, round 28: 20261227, round 29: 20261228, round 30: 20261229, round 31: 20261230, round 32: 20261231, round 33: 20270101, round 34: 20270102, round 35: 20270103, round 36: 20270104, round 37: 20270105, round 38: 20270106, round 39: 20270107, round 40: 20270108, round 41: 20270109, round 42: 20270110, round 43: 20270111, round 44: 20270112, round 45: 20270113, round 46: 20270114, round 47: 20270115, round 48: 20270116, round 49: 20270117, round 50: 20270118, round 51: 20270119, round 52: 20270120, round 53: 20270121, round 54: 20270122, round 55: 20270123, round 56: 20270124, round 57: 20270125, round 58: 20270126, round 59: 20270127, round 60: 20270128, round 61: 20270129, round 62: 20270130). One phrasing per base question is drawn: two phrasings of one question are one item
+round 6: 20261205, round 7: 20261206, round 8: 20261207, round 9: 20261208, round 10: 20261209, round 11: 20261210, round 12: 20261211, round 13: 20261212, round 14: 20261213, round 15: 20261214, round 16: 20261215, round 17: 20261216, round 18: 20261217, round 19: 20261218, round 20: 20261219, round 21: 20261220, round 22: 20261221, round 23: 20261222, round 24: 20261223, round 25: 20261224, round 26: 20261225, round 27: 20261226, round 28: 20261227, round 29: 20261228, round 30: 20261229, round 31: 20261230, round 32: 20261231, round 33: 20270101, round 34: 20270102, round 35: 20270103, round 36: 20270104, round 37: 20270105, round 38: 20270106, round 39: 20270107, round 40: 20270108, round 41: 20270109, round 42: 20270110, round 43: 20270111, round 44: 20270112, round 45: 20270113, round 46: 20270114, round 47: 20270115, round 48: 20270116, round 49: 20270117, round 50: 20270118, round 51: 20270119, round 52: 20270120, round 53: 20270121, round 54: 20270122, round 55: 20270123, round 56: 20270124, round 57: 20270125, round 58: 20270126, round 59: 20270127, round 60: 20270128, round 61: 20270129, round 62: 20270130, drawn from runs review62b and review62c together: search seeds 27 and 28 of 5045722's generator). One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made. Each reader gets the text of benchmarks/question_review_instructions.md
@@ -49,15 +49,19 @@ def sheet(round_: int, suffix: str) -> Path:
     return Path(f"reports/question_review-{round_}.{suffix}")
 
 
-def draw(run_id: str, round_: int, seed: int, exclude: list[int]) -> None:
-    """The sample, none of it a question that the sheets of the `exclude` rounds hold (another round on the same run)."""
-    run = RunDir(Path("runs") / run_id)
-    asked = asked_questions(run)
+def draw(run_ids: list[str], round_: int, seed: int, exclude: list[int]) -> None:
+    """The sample, none of it a question that the sheets of the `exclude` rounds hold (another round on the same run), from
+    what the runs asked together: one default run now asks fewer than SAMPLE questions earlier rounds did not judge."""
+    runs = [RunDir(Path("runs") / run_id) for run_id in run_ids]
+    asked = pd.concat([asked_questions(run) for run in runs]).sort_values("question_id", kind="stable")
+    asked = asked.drop_duplicates("base_question_id").reset_index(drop=True)
+    run, run_id = runs[0], " + ".join(run_ids)
     judged = {q for other in exclude for q in pd.read_csv(sheet(other, "csv"), dtype=str)["question_id"]}
     fresh = asked[~asked["question_id"].isin(judged)]
     if len(fresh) < SAMPLE:
         raise SystemExit(f"run {run_id} asked {len(fresh)} questions that rounds {', '.join(map(str, exclude))} did not judge, "
-                         f"fewer than {SAMPLE}: draw from another run (sea audit --set search.seed=N --run-id NEW) or exclude fewer rounds")
+                         f"fewer than {SAMPLE}: draw from another run (sea audit --set search.seed=N --run-id NEW), from several "
+                         "(--run A B), or exclude fewer rounds")
     sample = fresh.sample(SAMPLE, random_state=seed)
     paragraphs = ParagraphStore(run.params.paths.kb_dir).rows(sample["para_id"].drop_duplicates())  # two questions of one paragraph: one row
     rows = []
@@ -71,15 +75,15 @@ def draw(run_id: str, round_: int, seed: int, exclude: list[int]) -> None:
     print(f"{sheet(round_, 'csv')}: {len(rows)} questions of run {run_id} (seed {seed}); fill {', '.join(CRITERIA)} with y/n")
 
 
-def count(round_: int, run_id: str) -> None:
-    path = sheet(round_, "csv")
+def count(round_: int, run_ids: list[str]) -> None:
+    path, run_id = sheet(round_, "csv"), " ".join(run_ids)
     verdicts = pd.read_csv(path, dtype=str, keep_default_na=False)
     unjudged = verdicts[~verdicts[list(CRITERIA)].isin(["y", "n"]).all(axis=1)]
     if len(unjudged):
         raise SystemExit(f"{path}: {len(unjudged)} questions lack a y/n verdict on every criterion, e.g. {unjudged['question_id'].iloc[0]}")
     passed = (verdicts[list(CRITERIA)] == "y").all(axis=1)
     lines = [f"# Blind review of the default audit's questions, round {round_}", "",
-             f"{len(verdicts)} questions {'the default run' if run_id == 'default' else f'run `{run_id}`'} asked, drawn by "
+             f"{len(verdicts)} questions {'the default run' if run_id == 'default' else f'run `{run_id}`' if len(run_ids) == 1 else 'runs ' + ' and '.join(f'`{r}`' for r in run_ids)} asked, drawn by "
              f"`python benchmarks/question_review.py draw --round {round_}{'' if run_id == 'default' else f' --run {run_id}'}` "
              f"with a seed fixed before reading, each judged against its paragraph. Verdicts: `{path}`.", "",
              "| criterion | passed |", "| --- | --- |",
@@ -115,7 +119,7 @@ def main() -> None:
                               help="rounds drawn from the same run whose questions this one must not repeat")
     for command in (draw_command, commands.add_parser("count")):
         command.add_argument("--round", type=int, required=True)
-        command.add_argument("--run", default="default", help="the run the round's questions were drawn from")
+        command.add_argument("--run", nargs="+", default=["default"], help="the run or runs the round's questions were drawn from")
     args = parser.parse_args()
     draw(args.run, args.round, args.seed, args.exclude) if args.command == "draw" else count(args.round, args.run)
 

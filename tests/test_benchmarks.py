@@ -130,27 +130,29 @@ def test_a_review_round_on_a_run_already_reviewed_draws_none_of_the_earlier_roun
     asked = set(question_review.asked_questions(finished_audit)["question_id"])
     sheets = {}
     for round_, exclude in ((1, []), (2, []), (3, [1])):
-        question_review.draw(finished_audit.root.name, round_, seed=0, exclude=exclude)
+        question_review.draw([finished_audit.root.name], round_, seed=0, exclude=exclude)
         sheets[round_] = set(pd.read_csv(question_review.sheet(round_, "csv"), dtype=str)["question_id"])
     assert len(asked) >= 40 and all(len(drawn) == 20 and drawn <= asked for drawn in sheets.values())
     assert sheets[1] == sheets[2]  # the same seed on the same run draws the same questions
     assert not sheets[3] & sheets[1]  # unless told to leave an earlier round's out
+    question_review.draw([finished_audit.root.name] * 2, 5, seed=0, exclude=[])  # several runs: what they asked together, once
+    assert set(pd.read_csv(question_review.sheet(5, "csv"), dtype=str)["question_id"]) == sheets[1]
     monkeypatch.setattr(question_review, "SAMPLE", len(asked) - 10)  # too few left once round 1's 20 are out
     with pytest.raises(SystemExit, match=f"asked {len(asked) - 20} questions that rounds 1 did not judge.*draw from another run"):
-        question_review.draw(finished_audit.root.name, 4, seed=0, exclude=[1])
+        question_review.draw([finished_audit.root.name], 4, seed=0, exclude=[1])
 
 
 def test_a_second_readers_sheet_must_show_the_questions_the_first_shows(finished_audit, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "runs").symlink_to(finished_audit.root.parent)
     monkeypatch.setattr(question_review, "SAMPLE", 10)
-    question_review.draw(finished_audit.root.name, 1, seed=0, exclude=[])
+    question_review.draw([finished_audit.root.name], 1, seed=0, exclude=[])
     judged = pd.read_csv(question_review.sheet(1, "csv"), dtype=str, keep_default_na=False)
     judged[list(question_review.CRITERIA)] = "y"
     judged.to_csv(question_review.sheet(1, "csv"), index=False)
     second = question_review.sheet(1, "csv").with_name("question_review-1-second-reader.csv")
     judged.iloc[::-1].to_csv(second, index=False)  # another order is no change
-    question_review.count(1, finished_audit.root.name)
+    question_review.count(1, [finished_audit.root.name])
     summary = question_review.sheet(1, "md").read_text()
     assert "the two readers agree on 10 of 10" in summary
     assert f"questions run `{finished_audit.root.name}` asked, drawn by `python benchmarks/question_review.py draw --round 1 " \
@@ -158,4 +160,4 @@ def test_a_second_readers_sheet_must_show_the_questions_the_first_shows(finished
     judged.loc[3, "paragraph"] = judged.loc[3, "paragraph"][:-20]  # a reader's script cut a paragraph short
     judged.to_csv(second, index=False)
     with pytest.raises(SystemExit, match="does not show the questions"):
-        question_review.count(1, finished_audit.root.name)
+        question_review.count(1, [finished_audit.root.name])
