@@ -1226,10 +1226,14 @@ def began_bounds(answer: Span, title: str) -> set[int]:
     return {first - 1 for name, first in BEGAN.items() if name in f"{title} {answer.sentence}" and int(answer.text) > first}
 
 
+def wars_named(text: str) -> list[tuple[int, int]]:
+    """The years of each World War the text names as a whole name ("World War I" is no part of "World War II")."""
+    return [years for war, years in WAR_YEARS.items() if re.search(rf"\b{re.escape(war)}\b", text)]
+
+
 def a_world_wars_first_or_last_year(answer: Span, title: str) -> bool:
-    """Is the year a World War's first or last, with that war named by the sentence or the title's brackets?"""
-    named = f"{answer.sentence} {title}"  # "World War I" is no part of "World War II"
-    return any(int(answer.text) in years for war, years in WAR_YEARS.items() if re.search(rf"\b{re.escape(war)}\b", named))
+    """Is the year a World War's first or last, with that war named by the sentence or the title (its brackets too)?"""
+    return any(int(answer.text) in years for years in wars_named(f"{answer.sentence} {title}"))
 
 
 def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -> set[int]:
@@ -1497,8 +1501,7 @@ def another_place_of_its_name(span: Span, stats: CorpusStats) -> bool:
     if (span.kind != "place" or container is None or SAME_TYPE.get(stats.type_of(span.text), stats.type_of(span.text)) != "city"
             or stats.type_of(container.group(1)) not in _CONTAINER_TYPES | {None}):
         return False  # a city and its state or land ("Cairo, Illinois": Illinois has no article here), not a list of lands
-    where = {_place_key(place) for place in stats.where(span.text)}
-    return bool(where) and _place_key(container.group(1)) not in where
+    return bool(stats.where(span.text)) and not nested(span.text, container.group(1), stats)
 
 
 def named_containers(name: str, span: Span, stats: CorpusStats) -> set[frozenset[str]]:
@@ -1656,7 +1659,7 @@ def problem_in_its_setting(span: Span, people: Iterable[str], title: str, settin
         return "a people's word before a ruler's name (\"the ___ emperor Napoleon Bonaparte\"): whom they ruled gives it away"
     if span.kind == "group" and dated_only_before(ANTIQUITY_ENDS, setting.lead(title), setting.years_of(title)):
         return "a people's word about a subject of antiquity: its distractors would be today's nations (\"a German astronomer\" of 150 BC)"
-    war = next((WAR_YEARS[name] for name in [title, *_QUALIFIER.findall(title)] if name in WAR_YEARS), None)
+    war = next(iter(wars_named(title)), None)
     if (geography.country_code(span.text) and dated_only_before(MODERN_STATES_FROM, setting.lead(title), war)
             and not _TODAY.search(span.sentence)):
         return "a country about a subject from before today's states: its distractors would be anachronisms (\"Mongol invasions of ___\" under Alauddin Khalji)"
