@@ -771,7 +771,7 @@ def word_form_given(answer: str, text: str) -> bool:
     for name in _LETTERS.findall(answer):
         if name[0].isupper() and len(name) >= GIVEN_PREFIX and name.lower() not in _HEAD_WORDS:
             stem = name[:max(GIVEN_PREFIX, (len(name) + 1) // 2)].lower()
-            if any(w.startswith(stem) for w in words) or _OTHER_FORMS.get(name.lower()) in {w.removesuffix("s") for w in words}:
+            if any(w.startswith(stem) for w in words) or _OTHER_FORMS.get(name.lower()) in words | {w.removesuffix("s") for w in words}:  # "Swiss" ends in s
                 return True
     return False
 

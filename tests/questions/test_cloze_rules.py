@@ -288,6 +288,8 @@ def test_another_form_of_the_answer_in_the_question_gives_it_away():
     assert word_form_given("British", "Influenced by English folk-song, it broke with German style.")  # a part of the answer's group
     assert word_form_given("the Democratic Republic of the Congo", "with Tanzania (46%) and the DRC (40%) holding most of it")
     assert word_form_given("the United Arab Emirates", "the U.A.E. and Oman") and not word_form_given("the Congo", "the DRC")
+    assert word_form_given("Switzerland", "Zwingli was a Swiss Christian theologian and leader of the Reformation in")  # round 62
+    assert word_form_given("Greece", "ancient Greeks") and not word_form_given("Switzerland", "a Swedish theologian")
     assert not word_form_given("English", "a British composer")  # the whole names no one part
     span = Span("person", "Alessandro Volta", "It is named after Alessandro Volta.")
     assert "another form" in answer_problem(span, "Volt")
