@@ -91,7 +91,8 @@ _DENOMINATOR_BEFORE = re.compile(r"\b(?:per|every|each)\s*$", re.I)  # "12 grams
 _UNIT_AFTER = re.compile(r"^\s*(?:[kMGT]?W|[kMG]?Hz|km|cm|mm|kg|mi|ft|lb|eV|AU|ly|metres|meters|feet|miles|kilometres|kilometers|"
                          r"tonnes|tons|watts|kelvin)\b")  # "up to 1039 W": a flattened 10^39, not a year
 _YEAR_IN_A_NAME = re.compile(r"\b[A-Za-z]+-(\d{2})\b")  # "COVID-19": the name gives 2019 away
-_DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight)\s*$", re.I)  # "DIN standard ___": a code, not a year
+# "DIN standard ___": a code, not a year; "the Municipal Performance Index ___": an edition's name (round 62)
+_DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight|index)\s*$", re.I)
 # "By ___, she was …", "growing since ___": any later year is true too; "Before ___, space was considered empty": any earlier one
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to|(?:mostly|largely|mainly|only|long|well) after)"
                                 r"(?: the (?:end|start|beginning|middle) of)?\s*$", re.I)
@@ -633,6 +634,8 @@ def answer_problem(span: Span, title: str) -> str | None:
     if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
             and len(set(YEAR_FORM.findall(span.sentence))) > 1:
         return "a year computable from the sentence (\"the 600th anniversary of 1325\", \"75 years, from ___ to 1987\")"
+    if span.kind in (YEAR, QUANTITY) and before.rstrip().endswith("^"):
+        return "an exponent (\"3×10^___ ly\"): notation, not a fact worth knowing (round 62)"
     if span.kind == QUANTITY and before.rstrip().endswith(("±", "+/-", "+/−")):
         return "a measurement's margin of error (\"10,935 ± ___\"), not a fact worth knowing"
     if span.kind == QUANTITY and _DENOMINATOR_BEFORE.search(before):
@@ -782,6 +785,8 @@ _SOURCE_IN_BEFORE = re.compile(r"\baccording to\b[^,;]*\bin\s*$", re.I)
 _ROUND_FIGURE = re.compile(r"\b(?:over|more than|upwards of) \d[\d,.]* (?!years?\b|centur)[a-z]")  # a count, not "from about 1798"
 # "According to the ___ Journal Citation Reports", "in their ___ survey": the edition of a source, not a fact
 _EDITION_AFTER = re.compile(r"^\s*(?:\S+\s+){0,3}(?:reports?|surveys?|polls?|lists?|index)\b", re.I)
+# "a maximum depth of 25.5 m (84 ft) in ___", "from about 19 tonnes in ___": the year a measurement was made (round 62)
+_MEASURED_IN_BEFORE = re.compile(r"(?:\d\s*[A-Za-z][A-Za-z ]{0,5}\d?\)|\btonnes)\s+in\s*$")
 
 
 def _statistic_date(before: str, after: str) -> bool:
@@ -790,7 +795,8 @@ def _statistic_date(before: str, after: str) -> bool:
     near = before.lower().split()[-8:] + _FULL_STOP.split(after.lower())[0].split()[:STATISTIC_AFTER]
     return (bool(_STATISTIC_WORDS & {w.strip(".,;") for w in near}) or any(_LARGE_NUMBER.match(w) for w in near)
             or bool(_ROUND_FIGURE.search(" ".join(near)))
-            or bool(_AS_OF.search(before)) or bool(_SOURCE_IN_BEFORE.search(before)) or bool(_EDITION_AFTER.match(after)))
+            or bool(_AS_OF.search(before)) or bool(_SOURCE_IN_BEFORE.search(before)) or bool(_EDITION_AFTER.match(after))
+            or bool(_MEASURED_IN_BEFORE.search(before)))
 
 
 def same_form(candidate: Span, answer: Span, stats: CorpusStats, title: str = "") -> bool:

@@ -454,6 +454,13 @@ def test_the_quantity_a_figure_is_given_per_is_not_a_question():
     assert answer_problem(Span(QUANTITY, "20 grams", sentence.replace("12 to ", "")), "Hemoglobin") is None  # the figure itself
 
 
+def test_an_exponent_is_not_a_question():
+    """Round 62: "800 kiloparsecs (3×10^___; …)" asked "6 ly" (both readers: notation, malformed options)."""
+    sentence = "The two are separated by about 800 kiloparsecs (3×10^6 ly; 2×1019 km) and are moving closer."
+    assert "exponent" in answer_problem(Span(QUANTITY, "6 ly", sentence), "Local Group")
+    assert "exponent" not in (answer_problem(Span(QUANTITY, "6 ly", "It lies 6 ly away."), "Local Group") or "")
+
+
 def test_a_margin_of_error_is_not_a_question():
     sentence = "The maximum known depth is 10,935 ± 6 meters at its southern end."
     assert "margin of error" in answer_problem(Span(QUANTITY, "6 meters", sentence), "Mariana Trench")
@@ -481,6 +488,8 @@ def test_a_number_that_names_a_thing_is_no_year():
     assert "not a year" in answer_problem(Span(YEAR, "1940", sentence), "Nicolaus Otto")
     assert "not a year" in answer_problem(Span(YEAR, "1812", "It is known as Opus 1812."), "Overture")
     assert answer_problem(Span(YEAR, "1940", "The standard was created in 1940."), "DIN") is None  # a year of a standard
+    sentence = "Raipur is ranked 7th in India's Ease of Living Index 2022 and 7th in the Municipal Performance Index 2020."
+    assert "not a year" in answer_problem(Span(YEAR, "2020", sentence), "Raipur")  # round 62: an edition's name
 
 
 def test_a_year_at_the_knowledge_bases_date_is_not_asked():
@@ -627,6 +636,11 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     classicism = "It rests on the art and literature of ancient Greece and Rome, with the emphasis on form."
     assert "ancient civilisation" in answer_problem(Span("place", "Rome", classicism), "Classicism")  # round 42: not Milan
     assert answer_problem(Span("place", "Egypt", "Tutankhamun's tomb lies in Egypt."), "Tutankhamun") is None
+    sentence = "It had an average depth of 21 m (69 ft), and a maximum depth of 25.5 m (84 ft) in 2008."
+    assert "statistic" in answer_problem(Span(YEAR, "2008", sentence), "Qinghai Lake")  # round 62: when it was measured
+    sentence = "The annual production has risen from about 19 tonnes in 1990 to 35.5 tonnes in 2017."
+    assert "statistic" in answer_problem(Span(YEAR, "1990", sentence), "Platinum")
+    assert answer_problem(Span(YEAR, "2009", "He set world records in the 100 m in 2009."), "Usain Bolt") is None
     for qualifier in ("Nazi", "British"):  # only Germany was Nazi; "British Bangladesh" was never a name
         sentence = f"He was among the most powerful figures in {qualifier} Germany."
         assert "longer name" in answer_problem(Span("place", "Germany", sentence), "Heinrich Himmler")
