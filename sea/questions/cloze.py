@@ -1149,6 +1149,8 @@ _SEA = re.compile(r"\bcoast(?:s|al|line|lines)?\b|\bmaritime\b|\bports?\b|\bnava
                   r"|\bwaters off\b|\boffshore\b", re.IGNORECASE)
 _WATER_TITLE = re.compile(r"\b(?:Sea|Ocean|Gulf|Bay|Lake|Loch|Lagoon)\b")  # an article about a body of water: "Caspian Sea", "Lake Victoria"
 _LANDLOCKED = re.compile(r"\blandlocked\b", re.IGNORECASE)
+_LAND = re.compile(r"\b(?:flows?|flowing|borders?|bordered|bordering|deserts?|mountains?|extends?|extending|spans?|spanning|"
+                   r"inland|landlocked|rivers?|tributary|plateaus?|steppes?)\b", re.IGNORECASE)
 
 
 def about_the_sea(sentence: str) -> bool:
@@ -1156,6 +1158,13 @@ def about_the_sea(sentence: str) -> bool:
     … in the Persian Gulf", "a voyage to ___", "an archipelago in northern ___", "an island … part of ___",
     "the waters off ___")? Then a landlocked distractor is ruled out by a map."""
     return _SEA.search(sentence) is not None
+
+
+def about_the_land(sentence: str) -> bool:
+    """Does the sentence put its places on land and not by the sea ("a river which flows through India and ___", "a desert
+    in northwestern ___", "bordered by India and Bangladesh to the northwest, ___ to the northeast")? Then an island state
+    is ruled out by a map."""
+    return _LAND.search(sentence) is not None and not about_the_sea(sentence)
 
 
 def landlocked(lead: str | None) -> bool:
@@ -1807,6 +1816,13 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             pool, linked = keep_where(pool, linked, shores)
             if len(pool) < 3:
                 dropped.append((span.text, "a country on the shores of a sea the question names, and fewer than three distractors on them"))
+                continue
+        inland = geography.on_land(span.text, pool) if linked is not None and about_the_land(span.sentence) else None
+        if inland is not None:  # Sri Lanka for a river that flows through India and ___
+            pool, linked = keep_where(pool, linked, inland)
+            if len(pool) < 3:
+                dropped.append((span.text, "a country with land borders in a sentence about land, and fewer than three "
+                                           "distractors that are no island state"))
                 continue
         if linked is not None and country:  # Luxembourg beside France stands out by its size
             pool, linked = keep_where(pool, linked, geography.alike_in_size(span.text, pool))

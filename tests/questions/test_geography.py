@@ -105,6 +105,23 @@ def test_a_country_far_larger_or_smaller_than_the_answer_is_no_distractor():
     assert options == [{"France", "Belgium", "Spain", "Italy"}]
 
 
+def test_an_island_state_is_no_distractor_for_a_country_on_land_in_a_sentence_about_land():
+    """Rounds 24-62: Sri Lanka for a river flowing through India and ___, Japan for a desert in northwestern ___."""
+    assert geography.on_land("India", ["Sri Lanka", "Nepal", "Atlantis"]) == [False, True, True]  # Atlantis: cannot tell
+    assert geography.on_land("Japan", ["China"]) is None and geography.on_land("Atlantis", ["China"]) is None
+    asia = ("Bangladesh", "Sri Lanka", "Nepal", "Myanmar", "Bhutan", "India", "Pakistan", "China", "Japan", "Thailand", "Laos")
+    finder = EntityFinder(CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
+                                      definitions=[(i, name, f"{name} is a country in South Asia.") for i, name in enumerate(asia)]))
+    tempting = {"Bangladesh": [1.0, 0.0], "Sri Lanka": [0.8, 0.6]}  # the island tempts most
+
+    def options(para_id, text):  # from Sri Lanka, Nepal, Myanmar, Bhutan, Pakistan
+        return _options(finder, para_id, "Ganges", text, (1, 2, 3, 4, 6), tempting, "Bangladesh", n=1)
+    assert options(4, "The Ganges is a river of Asia which flows through India and Bangladesh.") == [
+        {"Bangladesh", "Nepal", "Myanmar", "Bhutan"}]
+    assert "Sri Lanka" in options(5, "The Bay of Bengal washes the coasts of India and Bangladesh.")[0]  # the sea: islands stay
+    assert "Sri Lanka" in options(6, "Trade between India and Bangladesh grew.")[0]  # nothing on land or sea: islands stay
+
+
 def test_bearings_run_from_a_countrys_centre_to_the_others_nearest_town():
     assert geography.bearing("TH", "CN") < 30 and 150 < geography.bearing("TH", "MY") < 210  # China north of Thailand, Malaysia south
     assert 290 < geography.bearing("LA", "CN") < 360  # the towns beside Laos, not China's centre northeast of it
