@@ -786,6 +786,7 @@ _ROUND_FIGURE = re.compile(r"\b(?:over|more than|upwards of) \d[\d,.]* (?!years?
 # "According to the ___ Journal Citation Reports", "in their ___ survey": the edition of a source, not a fact
 _EDITION_AFTER = re.compile(r"^\s*(?:\S+\s+){0,3}(?:reports?|surveys?|polls?|lists?|index)\b", re.I)
 # "a maximum depth of 25.5 m (84 ft) in ___", "from about 19 tonnes in ___": the year a measurement was made (round 62)
+_RANKED = re.compile(r"\b(?:ranked|rankings?)\b", re.I)  # "ranked as India's 6th cleanest city as per the survey for the year ___" (round 63)
 _MEASURED_IN_BEFORE = re.compile(r"(?:\d\s*[A-Za-z][A-Za-z ]{0,5}\d?\)|\btonnes)\s+in\s*$")
 
 
@@ -796,7 +797,7 @@ def _statistic_date(before: str, after: str) -> bool:
     return (bool(_STATISTIC_WORDS & {w.strip(".,;") for w in near}) or any(_LARGE_NUMBER.match(w) for w in near)
             or bool(_ROUND_FIGURE.search(" ".join(near)))
             or bool(_AS_OF.search(before)) or bool(_SOURCE_IN_BEFORE.search(before)) or bool(_EDITION_AFTER.match(after))
-            or bool(_MEASURED_IN_BEFORE.search(before)))
+            or bool(_MEASURED_IN_BEFORE.search(before)) or bool(_RANKED.search(before.split(";")[-1])))
 
 
 def same_form(candidate: Span, answer: Span, stats: CorpusStats, title: str = "") -> bool:
@@ -1368,15 +1369,15 @@ def _same_kind(span: Span, pool: list[Span], paragraph: str, stats: CorpusStats,
     return [nearest[i] for i in sorted(rng.choice(len(nearest), 3, replace=False))]
 
 
-_RANGE_BEFORE = re.compile(r"\b(?:between|from)\s+(?:roughly |about |around |approximately |some )?(\d[\d,]*(?:\.\d+)?)"
-                           r"(?:\s*[^\W\d]+)?\s+(?:and|to)\s*$", re.I)
+_RANGE_BEFORE = re.compile(r"(?:\b(?:between|from)\s+(?:roughly |about |around |approximately |some )?(\d[\d,]*(?:\.\d+)?)"
+                           r"(?:\s*[^\W\d]+)?\s+(?:and|to)|(?<![\w.,])(\d[\d,]*(?:\.\d+)?)(?:\s*[^\W\d]+)?\s+to)\s*$", re.I)
 
 
 def range_start(answer: Span) -> float | None:
-    """The start of a range the answer ends ("between roughly 585 and ___", "from 12 to ___"), when the answer lies above
+    """The start of a range the answer ends ("between roughly 585 and ___", "from 12 to ___", "12 to ___"), when the answer lies above
     it: an option below it cannot end the range."""
     found = _RANGE_BEFORE.search(answer.sentence.partition(answer.text)[0])
-    start = float(found.group(1).replace(",", "")) if found else None
+    start = float((found.group(1) or found.group(2)).replace(",", "")) if found else None
     return start if start is not None and _value(answer.text) > start else None
 
 

@@ -622,6 +622,10 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     assert "statistic" in answer_problem(Span(YEAR, "2020", "It had 13 million residents as of the 2020 United States census."), "Ohio")
     assert answer_problem(Span(YEAR, "1979", "He was overthrown in 1979."), "Idi Amin") is None
     assert "statistic" in answer_problem(Span(YEAR, "2024", "It is the 14th largest state by GDP in 2024."), "Bihar")
+    sentence = "It has been ranked as India's 6th cleanest city as per the Swachh Survekshan for the year 2021."
+    assert "statistic" in answer_problem(Span(YEAR, "2021", sentence), "Raipur")  # round 63: a ranking's edition
+    sentence = "In 1999, the AFI ranked him third among actors; he received the AFI Life Achievement Award in 1980."
+    assert answer_problem(Span(YEAR, "1980", sentence), "James Stewart") is None  # the ranking is another clause's
     sentence = "Between the 2014 and 2020 censuses, its metropolitan area grew fast."
     assert "statistic" in answer_problem(Span(YEAR, "2020", sentence), "Toulouse")
     sentence = "In 2021, the official population of Wrocław was 672,545, making it the third-largest city in Poland."
@@ -1555,6 +1559,9 @@ def test_round_60s_ancient_peoples_back_references_ranges_beginnings_and_medieva
     orange = Span(QUANTITY, "620 nanometres", "Orange is light with a wavelength between roughly 585 and 620 nanometres.")
     assert range_start(orange) == 585.0
     assert range_start(Span(QUANTITY, "620 nanometres", "Its wavelength is 620 nanometres.")) is None
+    hemoglobin = Span(QUANTITY, "20 grams", "A healthy human has 12 to 20 grams of hemoglobin in every 100 mL of blood.")
+    assert range_start(hemoglobin) == 12.0  # round 63: "12 to 12 grams" offered
+    assert range_start(Span(QUANTITY, "20 grams", "It weighs 1.12 to 20 grams.")) == 1.12
     raj = Span(YEAR, "1945", "It was a founding member of the League of Nations and of the United Nations in 1945.")
     assert began_bounds(raj, "British Raj") == {1919}  # the League's; the United Nations began that year
     nato = Span(YEAR, "1949", "NATO was established with the signing of the North Atlantic Treaty in 1949.")
