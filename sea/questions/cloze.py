@@ -189,7 +189,9 @@ _LARGE_NUMBER = re.compile(r"^\d{1,3}(,\d{3})+")
 # "in Florence, ___": the place before the comma names the one in the blank.
 _PLACE_THEN_ITS_COUNTRY = re.compile(r"\b(in|at|of|near) [A-Z][\w.'’-]+(?: [A-Z][\w.'’-]+)*,\s*$")
 # "the pharaohs of ancient ___", "the culture of ancient Greece and ___": which civilisation, not which country or city
-_ANCIENT_BEFORE = re.compile(r"\bancient\s+(?:[A-Z][\w'-]+,?\s+(?:and|or)\s+)?$", re.I)
+_ANCIENT_BEFORE = re.compile(r"\bancient\s+(?:[A-Z][\w'-]+,?\s+(?:and|or)\s+)?$"
+                             r"|\bancient\b[^.;]*\b(?:Greece|Rome|Egypt|Mesopotamia|Persia),?\s+(?:and|or)\s+$", re.I)  # round 63
+_EMBASSY_IN = re.compile(r"\bembass(?:y|ies)\s+in\s*$", re.I)  # "the German Embassy in ___": a capital (round 63)
 # "in Nazi ___", "of British ___": a capitalised word before the blank, not the sentence's first nor a possessive
 _NAME_WORD_BEFORE = re.compile(r"\S\s+[A-Z][\w.]*\s*$")
 _AN_SOUND = ("hour", "honest", "honor", "honour", "heir")
@@ -921,6 +923,12 @@ def a_regions_capital(span: Span) -> bool:
     country's capital beside it (Beijing for Yunnan's, Berlin for Bavaria's) is ruled out by what every reader knows."""
     return (bool(_CAPITAL_BESIDE.search(span.sentence.replace(span.text, BLANK, 1))) and not geography.national_capital(span.text)
             and geography.country_code(span.text) is None)
+
+
+def an_embassys_city(span: Span) -> bool:
+    """Is the blank the city of an embassy ("to the German Embassy in ___")? Then a city that is no country's capital
+    beside it (Toulouse, Marseille, Lyon beside Paris) is ruled out by what every reader knows."""
+    return bool(_EMBASSY_IN.search(span.sentence.partition(span.text)[0]))
 
 
 # Rounds 24-60: country answers in an open list ("such as", "including", "among", "as well as") beside 2 or more other
@@ -1745,6 +1753,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             pool = [name for name in pool if not landlocked(setting.lead(name))]
         if span.kind == "place" and a_regions_capital(span):  # no Beijing as Yunnan's capital
             pool = [name for name in pool if not geography.national_capital(name) or geography.country_code(name)]
+        if span.kind == "place" and an_embassys_city(span):  # no Lyon beside Paris
+            pool = [name for name in pool if geography.national_capital(name)]
         if len(pool) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors of the same form nearby"))
             continue

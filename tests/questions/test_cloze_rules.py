@@ -12,6 +12,7 @@ from sea.questions.cloze import (
     Setting,
     _most_tempting,
     a_regions_capital,
+    an_embassys_city,
     a_world_wars_first_or_last_year,
     another_place_of_its_name,
     before_a_rulers_name,
@@ -639,6 +640,9 @@ def test_dates_of_statistics_and_places_named_by_their_neighbour_are_not_asked()
     assert "ancient civilisation" in answer_problem(Span("place", "Egypt", pharaoh), "Tutankhamun")
     classicism = "It rests on the art and literature of ancient Greece and Rome, with the emphasis on form."
     assert "ancient civilisation" in answer_problem(Span("place", "Rome", classicism), "Classicism")  # round 42: not Milan
+    medieval = "It is defined partly by rediscovering the ancient culture developed in Greece and Rome during the Classical period."
+    assert "ancient civilisation" in answer_problem(Span("place", "Rome", medieval), "Medieval philosophy")  # round 63
+    assert answer_problem(Span("place", "Rome", "Ferries run between Greece and Rome's port."), "X") is None
     assert answer_problem(Span("place", "Egypt", "Tutankhamun's tomb lies in Egypt."), "Tutankhamun") is None
     sentence = "It had an average depth of 21 m (69 ft), and a maximum depth of 25.5 m (84 ft) in 2008."
     assert "statistic" in answer_problem(Span(YEAR, "2008", sentence), "Qinghai Lake")  # round 62: when it was measured
@@ -1497,6 +1501,14 @@ def test_a_regions_capital_is_told_from_countries_capitals():
     euler = "He spent most of his life in Saint Petersburg, Russia, and in Berlin, then the capital of Prussia."
     assert not a_regions_capital(Span("place", "Saint Petersburg", euler))
     assert geography.national_capital("Beijing") and not geography.national_capital("Kunming")
+
+
+def test_an_embassys_city_is_told_from_other_cities():
+    """Round 63: Toulouse, Marseille and Lyon for the German Embassy in Paris (Dreyfus): an embassy sits in a capital."""
+    dreyfus = "He was convicted of communicating French military secrets to the German Embassy in Paris."
+    assert an_embassys_city(Span("place", "Paris", dreyfus))
+    assert not an_embassys_city(Span("place", "Paris", "He studied in Paris at the embassy's expense."))
+    assert geography.national_capital("Paris") and not geography.national_capital("Lyon")
 
 
 def test_a_country_about_a_subject_dated_before_the_first_world_wars_end_is_not_asked():
