@@ -1854,6 +1854,8 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
                                            "that lie that way"))
                 continue
         distractors, closeness = _most_tempting(span, pool, vectors, context, articles, finder.stats, linked)
+        if linked is not None and country:  # Oman and Bangladesh beside Pakistan
+            distractors = geography.one_apart_at_most(span.text, distractors)
         if len(distractors) < 3:
             dropped.append((span.text, f"fewer than three {span.kind} distractors close to the answer but not paraphrases"))
             continue

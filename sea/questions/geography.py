@@ -39,6 +39,10 @@ FAR_KM = 2000.0
 # Rounds 13-34's readers failed Luxembourg beside France (153 times apart), Bhutan beside India (354), San Marino beside
 # Italy and Suriname beside Brazil as options that stand out by their size; Belgium beside France (10) they passed.
 SIZES_APART = 100.0
+# Rounds 24-64's readers failed 50% of the country questions that offered two or more countries not bordering an answer
+# with three or more land neighbours (Oman beside Pakistan 75%, Saudi Arabia and Jordan beside Egypt), 21% of those with
+# one such country and 19% of those with none.
+NEIGHBOURS_ENOUGH = 3
 EARTH_RADIUS_KM = 6371.0
 # Rounds 40 and 45's readers failed China for Thailand's southern neighbour and Malaysia for Laos's northwestern one: an
 # option must lie within this many degrees of a direction the sentence gives (the named eighth of the compass and as much
@@ -99,6 +103,17 @@ def land_neighbours(name: str) -> frozenset[str]:
     Lebanon, Egypt and Palestine); empty for anything else."""
     code = country_code(name)
     return frozenset(filter(None, _country_table()[code]["neighbours"].split(","))) if code else frozenset()
+
+
+def one_apart_at_most(answer: str, ranked: list[str]) -> list[str]:
+    """The ranked names, best first, without any but the first that does not border the answer (a name the tables do
+    not hold, England, counts as bordering), for an answer with NEIGHBOURS_ENOUGH land neighbours or more; for any
+    other answer, all of them."""
+    around = land_neighbours(answer)
+    if len(around) < NEIGHBOURS_ENOUGH:
+        return ranked
+    apart = [name for name in ranked if country_code(name) not in around | {None}]
+    return [name for name in ranked if name not in apart[1:]]
 
 
 def on_land(answer: str, names: list[str]) -> list[bool] | None:

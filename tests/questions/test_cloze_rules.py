@@ -110,11 +110,12 @@ def finder():
 
 
 def test_a_place_inside_a_longer_name_is_not_asked(finder):
-    countries = [finder.stats.as_span(doc_id, "place") for doc_id in (2, 21, 22, 23, 24)]  # Libya, Kenya, Chad, …
-    vectors = {name: np.array([0.6, 0.8]) for name in ("Libya", "Kenya", "Chad", "Mali", "Ghana")}
+    countries = [finder.stats.as_span(doc_id, "place") for doc_id in (2, 21, 22, 23, 24, 1)]  # Libya, Kenya, Chad, …, Sudan
+    vectors = {name: np.array([0.6, 0.8]) for name in ("Libya", "Kenya", "Chad", "Mali", "Ghana", "Sudan")}
     vectors["Egypt"] = np.array([1.0, 0.0])
     encode = lambda texts: np.array([vectors.get(t, np.array([0.0, 1.0])) for t in texts])  # noqa: E731
-    setting = Setting(related=lambda span: countries, linked=NAME_EACH_OTHER)
+    neighbours_first = lambda answer, names: [2 if name in ("Libya", "Sudan") else 1 for name in names]  # noqa: E731
+    setting = Setting(related=lambda span: countries, linked=neighbours_first)  # one option apart from Egypt at most
     made, dropped = cloze_drafts(70, "Cairo", "Its zoo keeps the Egypt cheetah.", list, finder, encode, n=1, variants=1, seed=0,
                                  setting=setting)
     assert not made and any(answer == "Egypt" and "longer name" in why for answer, why in dropped)  # "the Libya cheetah" is none

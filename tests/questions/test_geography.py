@@ -122,6 +122,15 @@ def test_an_island_state_is_no_distractor_for_a_country_on_land_in_a_sentence_ab
     assert "Sri Lanka" in options(6, "Trade between India and Bangladesh grew.")[0]  # nothing on land or sea: islands stay
 
 
+def test_at_most_one_distractor_lies_beyond_the_borders_of_a_country_with_three_or_more_neighbours():
+    """Rounds 24-64: Oman and Bangladesh beside Pakistan, Saudi Arabia and Jordan beside Egypt."""
+    ranked = ["Iran", "Oman", "Bangladesh", "Afghanistan", "India"]
+    assert geography.one_apart_at_most("Pakistan", ranked) == ["Iran", "Oman", "Afghanistan", "India"]
+    assert geography.one_apart_at_most("France", ["England", "Poland", "Austria", "Spain"]) == ["England", "Poland", "Spain"]
+    assert geography.one_apart_at_most("Japan", ranked) == ranked  # no land neighbours
+    assert geography.one_apart_at_most("Panama", ranked) == ranked  # two: Colombia and Costa Rica
+
+
 def test_bearings_run_from_a_countrys_centre_to_the_others_nearest_town():
     assert geography.bearing("TH", "CN") < 30 and 150 < geography.bearing("TH", "MY") < 210  # China north of Thailand, Malaysia south
     assert 290 < geography.bearing("LA", "CN") < 360  # the towns beside Laos, not China's centre northeast of it
