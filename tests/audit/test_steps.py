@@ -7,6 +7,7 @@ import pytest
 
 from sea.audit import rundir, steps
 from sea.audit.rundir import open_run
+from sea.audit.step_store import StepStore
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace, _open
 from sea.questions.grading import askable
@@ -60,13 +61,20 @@ def test_one_embedder_serves_the_generator_retrieval_and_the_simulated_testee(wo
     assert workspace.testee("simulated:probe").provider.embedder is workspace.embedder is workspace.paragraphs.embedder
 
 
-def test_the_last_batch_is_cut_to_fit(workspace):
+def test_the_last_batch_is_cut_to_fit(vital_sample, tmp_path):
+    # a budget the random arm spends well before it has visited the sample's every paragraph (at 200 it runs out of
+    # paragraphs first: the rules that withhold questions leave it 198 questions in the whole sample)
+    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=120)
+    workspace = Workspace.of(open_run(params.audit.runs_dir, "cut", params).root)
     arm = workspace.run.arm("simulated:probe", "random")
     records = run_steps(arm, in_process(workspace))
     spent, budget = arm.load_state().spent["calls"], workspace.params.budget.testee_calls
     assert [r["paragraphs"] for r in records][:-1] == [6] * (len(records) - 1) and spent <= budget
-    # the last batch is cut unless its full batch landed exactly on the budget
+    # the last batch is cut unless its full batch landed exactly on the budget, and cut whole: every paragraph it keeps
+    # is asked all its questions
     assert records[-1]["paragraphs"] < 6 or spent == budget
+    last = StepStore(arm, len(records) - 1)
+    assert len(last.answers()) == sum(len(askable(workspace.bank.questions(p))) for p in last.evaluation().evaluated)
 
 
 def test_questions_are_written_once_per_paragraph_and_shared_by_the_arms(workspace):
