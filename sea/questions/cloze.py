@@ -114,6 +114,10 @@ _CAPITAL_BESIDE = re.compile(rf"\bcapital\b(?:\s+[^\s,;.]+){{0,6}}?,?\s+{re.esca
 _EPITHET_BEFORE = re.compile(r"\S\s+[A-Z][a-z]+ the\s*$")  # "son of Louis the ___": a people's word in a name
 # "the ___ subcontinent", "___ and Indian War", "the ___ Revolution": a people's word in a land's or an event's fixed name
 _NAMED_LAND_AFTER = re.compile(r"^\s*(?:subcontinent|peninsula)\b|^\s*(?:and [A-Z]\w+ )?(?:Wars?|Revolution)\b", re.I)
+_NAME_GIVEN_BEFORE = re.compile(r"\b(?:given|took|taking|adopted|received) the name\s*$|\brenamed\s*$", re.I)  # "Jacob, later given the name ___"
+_ALIAS_AFTER = re.compile(r"^\s*\((?:now |formerly |modern |today |present-day )?[A-Z][\w'’-]*(?:[ -][A-Z][\w'’-]*)*\)")  # "___ (Persia)"
+_MULTIPLIERS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_FIGURE = re.compile(r"(?<![\w.\[])(\d[\d,]*(?:\.\d+)?)(?!\])(?:\s+(thousand|million|billion|trillion))?\b")  # not "[12]", a citation
 _OFFICIALLY_BEFORE = re.compile(r"\b(?:officially|formally)\s+(?:the\s+)?$", re.I)  # "Heidelberg University, officially ___ of Heidelberg": a name's form
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
@@ -669,6 +673,12 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a people's word in a person's epithet (\"Louis the ___\"): wording, not a fact"
     if span.kind == "group" and _NAMED_LAND_AFTER.match(after):
         return "a people's word in a land's or an event's fixed name (\"the ___ subcontinent\", \"___ and Indian War\"): wording, not a fact"
+    if span.kind not in (YEAR, QUANTITY) and _NAME_GIVEN_BEFORE.search(before):
+        return "a name given (\"Jacob, later given the name ___\"): wording, not a fact about a place or a people (round 64)"
+    if span.kind not in (YEAR, QUANTITY) and _ALIAS_AFTER.match(after):
+        return "a name the bracket after it gives again (\"a parliament in ___ (Persia)\"): it gives the answer away (round 64)"
+    if span.kind == QUANTITY and restated(span.text, before + " " + after):
+        return "a figure the sentence gives again, rounded (\"exactly ___, which is approximately 9.46 trillion km\"; round 64)"
     if _OFFICIALLY_BEFORE.search(before):
         return "a name's official form (\"officially ___ of Heidelberg\"): wording, not a fact"
     if span.kind == YEAR and _statistic_date(before, after):
@@ -790,6 +800,18 @@ _EDITION_AFTER = re.compile(r"^\s*(?:\S+\s+){0,3}(?:reports?|surveys?|polls?|lis
 # "a maximum depth of 25.5 m (84 ft) in ___", "from about 19 tonnes in ___": the year a measurement was made (round 62)
 _RANKED = re.compile(r"\b(?:ranked|rankings?)\b", re.I)  # "ranked as India's 6th cleanest city as per the survey for the year ___" (round 63)
 _MEASURED_IN_BEFORE = re.compile(r"(?:\d\s*[A-Za-z][A-Za-z ]{0,5}\d?\)|\btonnes)\s+in\s*$")
+
+
+def restated(quantity: str, rest: str) -> bool:
+    """Does the rest of the sentence give the quantity's figure again, to within 1% ("9,460,730,472,580.8 km" and
+    "approximately 9.46 trillion kilometres")?"""
+    value = next(iter(_figures(quantity)), 0.0)
+    return value > 0 and any(abs(figure - value) <= 0.01 * value for figure in _figures(rest))
+
+
+def _figures(text: str) -> list[float]:
+    """The numbers a text writes, each times its scale word ("9.46 trillion" -> 9.46e12)."""
+    return [float(number.replace(",", "")) * _MULTIPLIERS.get(scale, 1.0) for number, scale in _FIGURE.findall(text)]
 
 
 def _statistic_date(before: str, after: str) -> bool:

@@ -63,6 +63,7 @@ from sea.questions.cloze import (
     one_of_a_list_of_countries,
     period_bounds,
     range_start,
+    restated,
     period_of,
     placed_alike,
     placed_by_the_question,
@@ -454,6 +455,21 @@ def test_the_quantity_a_figure_is_given_per_is_not_a_question():
     assert "given per" in answer_problem(Span(QUANTITY, "100 mL", sentence), "Hemoglobin")
     assert "given per" in answer_problem(Span(QUANTITY, "100,000 people", "It had 12 doctors per 100,000 people."), "Health")
     assert answer_problem(Span(QUANTITY, "20 grams", sentence.replace("12 to ", "")), "Hemoglobin") is None  # the figure itself
+
+
+def test_round_64s_given_names_aliases_and_restated_figures_are_not_asked():
+    """Round 64: "Jacob, later given the name ___" (Israel as a country), "a parliament in ___ (Persia)", a light-year
+    "equal to exactly ___, which is approximately 9.46 trillion kilometres"."""
+    jacob = "Jacob, later given the name Israel, is the third Hebrew patriarch in Judaism."
+    assert "name given" in answer_problem(Span("place", "Israel", jacob), "Jacob")
+    assert answer_problem(Span("place", "Israel", "Jacob later lived in Israel with his sons."), "Jacob") is None
+    persia = "The revolution led to the establishment of a parliament in Iran (Persia), and has been called epoch-making."
+    assert "bracket after it" in answer_problem(Span("place", "Iran", persia), "Persian Constitutional Revolution")
+    assert answer_problem(Span("place", "Iran", "It led to a parliament in Iran (in 1906)."), "Revolution") is None
+    light_year = "It is equal to exactly 9460730472580.8 km, which is approximately 9.46 trillion kilometres."
+    assert "gives again" in answer_problem(Span(QUANTITY, "9460730472580.8 km", light_year), "Light-year")
+    assert restated("2.04 million", "a city of 2,040,000 people") and not restated("2.04 million", "a metro of 13.2 million")
+    assert not restated("0 km", "0 km away")
 
 
 def test_an_exponent_is_not_a_question():
