@@ -1307,6 +1307,17 @@ def period_bounds(answer: Span, title: str, lead: Callable[[str], str | None]) -
     return bounds
 
 
+_SCIENCE = re.compile(r"\b(?:is|was) an? (?:[A-Z][\w-]*\s+)*([a-z]+) scientist\b")  # the definition's, not "a principal scientist"
+
+
+def science_of(lead: str | None) -> str | None:
+    """The science a person's article's definition names before "scientist" ("… was an American computer scientist" ->
+    "computer"), or None: rounds 57 and 64's readers failed Barbara McClintock, a geneticist, beside computer
+    scientists (Unix's and C's makers), whom "scientist" alone would not tell apart."""
+    found = _SCIENCE.search(first_sentence(lead)) if lead else None
+    return found.group(1) if found else None
+
+
 def era_of(lead: str) -> tuple[int, int] | None:
     """When a person lived, or else when they held the office their article's first sentence dates (period_of)."""
     return lifespan(lead) or period_of(lead)
@@ -1770,6 +1781,9 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
             active = setting.years_of(span.text)
             era = era_of(setting.lead(span.text) or "") or years_spanned(span.sentence) or active
             pool = [name for name in pool if of_the_answers_time(name, era, active, setting)]
+            field = science_of(setting.lead(span.text))
+            if field:  # no geneticist among C's creators
+                pool = [name for name in pool if science_of(setting.lead(name)) == field]
         if (span.kind == "place" and (about_the_sea(span.sentence) or about_the_sea(title))  # "It is bordered by ___" in "Black Sea"
                 and not landlocked(setting.lead(span.text))):  # Hungary's sea is another's
             pool = [name for name in pool if not landlocked(setting.lead(name))]

@@ -64,6 +64,7 @@ from sea.questions.cloze import (
     period_bounds,
     range_start,
     restated,
+    science_of,
     period_of,
     placed_alike,
     placed_by_the_question,
@@ -470,6 +471,30 @@ def test_round_64s_given_names_aliases_and_restated_figures_are_not_asked():
     assert "gives again" in answer_problem(Span(QUANTITY, "9460730472580.8 km", light_year), "Light-year")
     assert restated("2.04 million", "a city of 2,040,000 people") and not restated("2.04 million", "a metro of 13.2 million")
     assert not restated("0 km", "0 km away")
+
+
+def test_a_scientist_answer_takes_only_scientists_of_its_science():
+    """Rounds 57 and 64: Barbara McClintock (a geneticist) beside Unix's and C's makers, all "scientists" by type."""
+    assert science_of("Dennis MacAlistair Ritchie was an American computer scientist. He created C.") == "computer"
+    assert science_of("Barbara McClintock was an American scientist and cytogeneticist.") is None
+    assert science_of("Werner Heisenberg was a German theoretical physicist and a principal scientist in a program.") is None
+    assert science_of(None) is None
+    leads = {"Dennis Ritchie": "Dennis Ritchie was an American computer scientist.",
+             "Donald Knuth": "Donald Knuth is an American computer scientist and mathematician.",
+             "Grace Hopper": "Grace Hopper was an American computer scientist and naval officer.",
+             "Ken Thompson": "Ken Thompson is an American computer scientist.",
+             "Barbara McClintock": "Barbara McClintock was an American scientist and cytogeneticist."}
+    stats = CorpusStats([f"The region held event {i} in 1990." for i in range(100)], latest_year=2024,
+                        definitions=[(i, name, lead) for i, (name, lead) in enumerate(leads.items())]
+                        + [(10 + i, f"Scientist {i}", f"Scientist {i} was a scientist.") for i in range(10)])
+    finder = EntityFinder(stats)
+    pool = [stats.as_span(i, "person") for i in (1, 2, 3, 4)]  # Knuth, Hopper, Thompson, McClintock
+    tempting = {"Dennis Ritchie": [1.0, 0.0], "Barbara McClintock": [0.8, 0.6]}  # she tempts most
+    encode = lambda texts: np.array([tempting.get(t, [1.0, 0.0] if "_" in t else [0.6, 0.8]) for t in texts])  # noqa: E731
+    setting = Setting(related=lambda span: pool, linked=NAME_EACH_OTHER, lead=leads.get)
+    made, _ = cloze_drafts(80, "C (programming language)", "C is a programming language created in 1972 by Dennis Ritchie.",
+                           list, finder, encode, n=1, variants=1, seed=0, setting=setting)
+    assert [set(draft.options) for draft, _ in made] == [{"Dennis Ritchie", "Donald Knuth", "Grace Hopper", "Ken Thompson"}]
 
 
 def test_an_exponent_is_not_a_question():
