@@ -116,8 +116,6 @@ _EPITHET_BEFORE = re.compile(r"\S\s+[A-Z][a-z]+ the\s*$")  # "son of Louis the _
 _NAMED_LAND_AFTER = re.compile(r"^\s*(?:subcontinent|peninsula)\b|^\s*(?:and [A-Z]\w+ )?(?:Wars?|Revolution)\b", re.I)
 _NAME_GIVEN_BEFORE = re.compile(r"\b(?:given|took|taking|adopted|received) the name\s*$|\brenamed\s*$", re.I)  # "Jacob, later given the name ___"
 _ALIAS_AFTER = re.compile(r"^\s*\((?:now |formerly |modern |today |present-day )?[A-Z][\w'’-]*(?:[ -][A-Z][\w'’-]*)*\)")  # "___ (Persia)"
-_MULTIPLIERS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_FIGURE = re.compile(r"(?<![\w.\[])(\d[\d,]*(?:\.\d+)?)(?!\])(?:\s+(thousand|million|billion|trillion))?\b")  # not "[12]", a citation
 _OFFICIALLY_BEFORE = re.compile(r"\b(?:officially|formally)\s+(?:the\s+)?$", re.I)  # "Heidelberg University, officially ___ of Heidelberg": a name's form
 _AS_OF = re.compile(r"\bas of(?: the)?(?: \d{1,2})?(?: (?:january|february|march|april|may|june|july|august|september|october|"
                     r"november|december))?(?: \d{1,2},?)?\s*$", re.I)  # "as of May ___": the date of a ranking or a count
@@ -797,9 +795,11 @@ _SOURCE_IN_BEFORE = re.compile(r"\baccording to\b[^,;]*\bin\s*$", re.I)
 _ROUND_FIGURE = re.compile(r"\b(?:over|more than|upwards of) \d[\d,.]* (?!years?\b|centur)[a-z]")  # a count, not "from about 1798"
 # "According to the ___ Journal Citation Reports", "in their ___ survey": the edition of a source, not a fact
 _EDITION_AFTER = re.compile(r"^\s*(?:\S+\s+){0,3}(?:reports?|surveys?|polls?|lists?|index)\b", re.I)
-# "a maximum depth of 25.5 m (84 ft) in ___", "from about 19 tonnes in ___": the year a measurement was made (round 62)
 _RANKED = re.compile(r"\b(?:ranked|rankings?)\b", re.I)  # "ranked as India's 6th cleanest city as per the survey for the year ___" (round 63)
+# "a maximum depth of 25.5 m (84 ft) in ___", "from about 19 tonnes in ___": the year a measurement was made (round 62)
 _MEASURED_IN_BEFORE = re.compile(r"(?:\d\s*[A-Za-z][A-Za-z ]{0,5}\d?\)|\btonnes)\s+in\s*$")
+_MULTIPLIERS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_FIGURE = re.compile(r"(?<![\w.\[])(\d[\d,]*(?:\.\d+)?)(?!\])(?:\s+(thousand|million|billion|trillion))?\b")  # not "[12]", a citation
 
 
 def restated(quantity: str, rest: str) -> bool:
