@@ -799,7 +799,7 @@ _RANKED = re.compile(r"\b(?:ranked|rankings?)\b", re.I)  # "ranked as India's 6t
 # "a maximum depth of 25.5 m (84 ft) in ___", "from about 19 tonnes in ___": the year a measurement was made (round 62)
 _MEASURED_IN_BEFORE = re.compile(r"(?:\d\s*[A-Za-z][A-Za-z ]{0,5}\d?\)|\btonnes)\s+in\s*$")
 _MULTIPLIERS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-_FIGURE = re.compile(r"(?<![\w.\[])(\d[\d,]*(?:\.\d+)?)(?!\])(?:\s+(thousand|million|billion|trillion))?\b")  # not "[12]", a citation
+_FIGURE = re.compile(rf"(?<![\w.\[])(\d[\d,]*(?:\.\d+)?)(?!\])(?:\s+({'|'.join(_MULTIPLIERS)}))?\b")  # not "[12]", a citation
 
 
 def restated(quantity: str, rest: str) -> bool:
