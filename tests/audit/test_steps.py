@@ -62,8 +62,8 @@ def test_one_embedder_serves_the_generator_retrieval_and_the_simulated_testee(wo
 
 
 def test_the_last_batch_is_cut_to_fit(vital_sample, tmp_path):
-    # a budget the random arm spends well before it has visited the sample's every paragraph (at 200 it runs out of
-    # paragraphs first: the rules that withhold questions leave it 198 questions in the whole sample)
+    # a budget the random arm spends well before it has visited the sample's every paragraph (at 200, with 222b6e2's
+    # rules withholding more questions, it visited them all at 198 calls)
     params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=120)
     workspace = Workspace.of(open_run(params.audit.runs_dir, "cut", params).root)
     arm = workspace.run.arm("simulated:probe", "random")
