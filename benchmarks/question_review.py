@@ -13,7 +13,12 @@ round 64: 20270201, from runs review64a and review64b together: search seeds 31 
 round 65: 20270202, from runs review65a to review65e together: search seeds 33 to 37 of 7865134's generator; the first
 two alone asked 61 questions rounds 24-64 did not judge, the first four 99;
 round 66: 20270203, from runs review66a to review66n together: search seeds 38 to 51 of 7865134's generator, g to n the
-sea arm alone; a to f alone asked 61 questions rounds 24-65 did not judge, all fourteen 64, so round 66 was not drawn). One phrasing per base question is drawn: two phrasings of one question are one item
+sea arm alone; a to f alone asked 61 questions rounds 24-65 did not judge, all fourteen 64, so round 66 was not drawn);
+rounds 67, 68 and 69: 20270204, 20270205 and 20270206, from run review67 (7865134's generator on the enwiki excerpt, whose
+questions no round had read: its knowledge base built by benchmarks/questions.py's enwiki_generator under
+data/cache/enwiki-excerpt, then `sea audit --set kb.source=enwiki-sample --set kb.input=data/packaged/enwiki-sample.xml.bz2
+--set paths.X=data/cache/enwiki-excerpt/X` for kb_dir, embeddings_dir, index_dir and cache_dir), 68 excluding 67 and 69
+both). One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made. Each reader gets the text of benchmarks/question_review_instructions.md
