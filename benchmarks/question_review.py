@@ -4,6 +4,8 @@ paragraphs on four criteria, and the counts.
     python benchmarks/question_review.py draw --round N [--run default] --seed S [--exclude ROUND ...]
         -> reports/question_review-N.csv (a reviewer fills the four criteria with y/n, a note for every n)
     python benchmarks/question_review.py count --round N [--run default]   -> reports/question_review-N.md
+    python benchmarks/question_review.py standing [--run default] [--since 13]
+        -> reports/question_review-standing-RUN.md: the earlier rounds' verdicts on the questions the run asks now
 
 Each round's seed is chosen before any of its questions is read (round 1: 20261130, round 2:
 20261201, round 3: 20261202, round 4: 20261203, round 5: 20261204,
@@ -93,7 +95,7 @@ def count(round_: int, run_ids: list[str]) -> None:
     if len(unjudged):
         raise SystemExit(f"{path}: {len(unjudged)} questions lack a y/n verdict on every criterion, e.g. {unjudged['question_id'].iloc[0]}")
     passed = (verdicts[list(CRITERIA)] == "y").all(axis=1)
-    lines = [f"# Blind review of the default audit's questions, round {round_}", "",
+    lines = [f"# Blind review of {'the default' if run_id == 'default' else 'an'} audit's questions, round {round_}", "",
              f"{len(verdicts)} questions {'the default run' if run_id == 'default' else f'run `{run_id}`' if len(run_ids) == 1 else 'runs ' + ' and '.join(f'`{r}`' for r in run_ids)} asked, drawn by "
              f"`python benchmarks/question_review.py draw --round {round_}{'' if run_id == 'default' else f' --run {run_id}'}` "
              f"with a seed fixed before reading, each judged against its paragraph. Verdicts: `{path}`.", "",
@@ -121,6 +123,40 @@ def count(round_: int, run_ids: list[str]) -> None:
     print("\n".join(lines))
 
 
+def standing(run_ids: list[str], since: int) -> None:
+    """What the readers of rounds `since` on said of the questions the runs ask now, the latest round's verdicts where two
+    judged one. A question's id is a hash of its text and options, so one the generator has changed since is unjudged. The
+    rules were drawn from these verdicts, so this is the run's questions as they stand, not an estimate for unread ones."""
+    runs = [RunDir(Path("runs") / run_id) for run_id in run_ids]
+    asked = set(pd.concat([asked_questions(run) for run in runs])["question_id"])
+    rounds = sorted(int(path.stem.split("-")[1]) for path in Path("reports").glob("question_review-*-second-reader.csv"))
+    latest = {}
+    for round_ in (r for r in rounds if r >= since):  # a round counts once both readers' sheets are in
+        first = pd.read_csv(sheet(round_, "csv"), dtype=str, keep_default_na=False).set_index("question_id")
+        second = pd.read_csv(sheet(round_, "csv").with_name(f"question_review-{round_}-second-reader.csv"), dtype=str,
+                             keep_default_na=False).set_index("question_id")
+        for question_id in first.index.intersection(list(asked)):
+            latest[question_id] = (round_, first.loc[question_id], second.loc[question_id])
+    passes = [[(verdict[list(CRITERIA)] == "y").all() for verdict in (a, b)] for _, a, b in latest.values()]
+    firsts, seconds = (sum(p[reader] for p in passes) for reader in (0, 1))
+    runs_named = " and ".join(f"`{r}`" for r in run_ids)
+    lines = [f"# The questions run {runs_named} asks, as the readers of rounds {since}–{rounds[-1]} judged them", "",
+             f"`python benchmarks/question_review.py standing --run {' '.join(run_ids)} --since {since}`: of the {len(asked)} "
+             f"questions the run asks, {len(latest)} were judged in a blind round (the latest round's two readers where "
+             f"several judged one). The rules were drawn from these verdicts: this is where the run's questions stand, "
+             "not an estimate for questions no one has read.", "",
+             "| reader | pass all four |", "| --- | --- |",
+             f"| first | {firsts} / {len(latest)} ({firsts / len(latest):.1%}) |",
+             f"| second | {seconds} / {len(latest)} ({seconds / len(latest):.1%}) |", "",
+             f"The readers agree on {sum(a == b for a, b in passes)} of {len(latest)}. Still asked and failed by a reader:", ""]
+    for (question_id, (round_, a, b)), (a_passed, b_passed) in sorted(zip(latest.items(), passes), key=lambda item: item[0][1][0]):
+        if not (a_passed and b_passed):
+            notes = "; ".join(f"{reader}: {verdict['note']}" for reader, verdict, ok in (("first", a, a_passed), ("second", b, b_passed)) if not ok)
+            lines.append(f"- `{question_id}` (round {round_}, {a['title']}): {notes}")
+    write_text(Path(f"reports/question_review-standing-{'-'.join(run_ids)}.md"), "\n".join(lines) + "\n")
+    print("\n".join(lines[:12]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -131,8 +167,16 @@ def main() -> None:
     for command in (draw_command, commands.add_parser("count")):
         command.add_argument("--round", type=int, required=True)
         command.add_argument("--run", nargs="+", default=["default"], help="the run or runs the round's questions were drawn from")
+    standing_command = commands.add_parser("standing")
+    standing_command.add_argument("--run", nargs="+", default=["default"], help="the run or runs whose questions to look up")
+    standing_command.add_argument("--since", type=int, default=13, help="the first round counted (13: the instructions used since)")
     args = parser.parse_args()
-    draw(args.run, args.round, args.seed, args.exclude) if args.command == "draw" else count(args.round, args.run)
+    if args.command == "draw":
+        draw(args.run, args.round, args.seed, args.exclude)
+    elif args.command == "count":
+        count(args.round, args.run)
+    else:
+        standing(args.run, args.since)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ publishes, so a broken report must fail here, not at the end of that hour."""
 
 import json
 from argparse import Namespace
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -161,3 +162,36 @@ def test_a_second_readers_sheet_must_show_the_questions_the_first_shows(finished
     judged.to_csv(second, index=False)
     with pytest.raises(SystemExit, match="does not show the questions"):
         question_review.count(1, [finished_audit.root.name])
+
+
+def test_the_standing_of_a_runs_questions_takes_each_ones_latest_verdicts(finished_audit, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").symlink_to(finished_audit.root.parent)
+    monkeypatch.setattr(question_review, "SAMPLE", 10)
+    run = finished_audit.root.name
+
+    def judge(round_: int, exclude: list[int], failed_by_first: list[int], failed_by_second: list[int]) -> set[str]:
+        question_review.draw([run], round_, seed=0, exclude=exclude)
+        first = pd.read_csv(question_review.sheet(round_, "csv"), dtype=str, keep_default_na=False)
+        second = first.copy()
+        for verdicts, failed, reader in ((first, failed_by_first, "first"), (second, failed_by_second, "second")):
+            verdicts[list(question_review.CRITERIA)] = "y"
+            verdicts.loc[failed, "distractors"], verdicts.loc[failed, "note"] = "n", f"distractors: {reader} in round {round_}"
+        first.to_csv(question_review.sheet(round_, "csv"), index=False)
+        second.to_csv(question_review.sheet(round_, "csv").with_name(f"question_review-{round_}-second-reader.csv"), index=False)
+        return set(first["question_id"])
+
+    def standing(since: int) -> str:
+        question_review.standing([run], since)
+        return Path(f"reports/question_review-standing-{run}.md").read_text()
+
+    round_1 = judge(1, [], [0, 1], [1])
+    round_2 = judge(2, [1], [0], [0])
+    assert judge(3, [], [], [2]) == round_1  # the same seed: round 1's questions judged again
+    question_review.sheet(4, "csv").write_text("question_id\n")  # drawn, not yet read by both readers: not counted
+    summary = standing(since=1)
+    assert "of the" in summary and "20 were judged" in summary and len(round_1 | round_2) == 20
+    assert "| first | 19 / 20 (95.0%) |" in summary and "| second | 18 / 20 (90.0%) |" in summary  # round 3's verdicts, not 1's
+    assert "second in round 3" in summary and "round 2" in summary and "in round 1" not in summary
+    summary = standing(since=3)
+    assert "10 were judged" in summary and "| first | 10 / 10 (100.0%) |" in summary and "| second | 9 / 10 (90.0%) |" in summary
