@@ -25,6 +25,24 @@ _BLANK_LINES = re.compile(r"\n\s*\n+")
 _EMPTY_BRACKETS = re.compile(r"\(\s*[,;]?\s*\)")
 
 
+def _without_tables(wikitext: str) -> str:
+    """The wikitext with every table's lines taken out ("{|" to "|}", nested ones within). The parser drops the tables it
+    recognises but reads some as text: their cells became a paragraph ("1986 !! 1987 !! …", Andre Agassi's singles
+    timeline), and bold a cell left open ran over the headings after it (Alaska lost its Economy, Transportation and Law
+    sections)."""
+    kept, depth = [], 0
+    for line in wikitext.split("\n"):
+        start = line.lstrip(" :")
+        if start.startswith("{|"):
+            depth += 1
+        elif depth and start.startswith("|}"):
+            depth -= 1
+            line = start[2:]  # what closes on the same line ("|}}}" ends a template too)
+        if not depth:
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def is_disambiguation(title: str, wikitext: str) -> bool:
     return title.endswith("(disambiguation)") or bool(_DISAMBIGUATION.search(wikitext))
 
@@ -58,7 +76,7 @@ def _plain(code: mwparserfromhell.wikicode.Wikicode) -> str:
 def wikitext_sections(wikitext: str, drop_by_name: bool = True) -> list[tuple[str, str]]:
     """(section path, plain text) for the lead (path "") and each section, in order; with drop_by_name,
     sections named like English reference sections ("References", "See also", ...) are left out."""
-    code = mwparserfromhell.parse(_REFERENCE.sub("", wikitext))
+    code = mwparserfromhell.parse(_without_tables(_REFERENCE.sub("", wikitext)))
     _drop_non_text(code)
     trail = SectionTrail()
     sections = []

@@ -156,6 +156,37 @@ def test_dump_with_table_markup_and_odd_characters_builds(make_params, tmp_path,
     assert documents["url"].tolist() == ["https://en.wikipedia.org/wiki/Vale_(river)"]
 
 
+def test_a_table_the_parser_leaves_as_text_is_dropped_and_the_next_section_kept():
+    # Cells with unclosed bold (Alaska's religion table): the parser reads the table as text, and the bold it opens runs
+    # over the next heading, which would put "Economy" and its prose into the lead, behind "{| class=…".
+    wikitext = f"""{PROSE}
+{{| class="wikitable sortable" font-size:80%;"
+|align=right| '''{{{{bartable|0.5||2||background:lightgreen}}}}
+|align=right| '''{{{{bartable|4||2||background:lightgreen}}}}
+|align=right| '''{{{{bartable|1||2||background:#A020F0}}}}
+|}}
+== Economy ==
+{PROSE} It was featured in the series ''[[Great Little Railways]].''
+"""
+    assert wikitext_sections(wikitext) == [("", PROSE), ("Economy", f"{PROSE} It was featured in the series Great Little Railways.")]
+
+
+def test_nested_tables_go_whole_and_what_closes_on_their_last_line_stays():
+    wikitext = f"""{PROSE}
+{{{{Quote box|quote=Towns of the river
+{{|
+|
+{{| class="wikitable"
+! Town !! 1990
+|-
+| Northam || 12
+|}}
+|}}}}}}
+{PROSE}
+"""
+    assert wikitext_sections(wikitext) == [("", f"{PROSE}\n\n{PROSE}")]  # the quote box's "}}" closes it: nothing of it is left
+
+
 @pytest.mark.reliability
 def test_a_page_that_cannot_be_converted_is_skipped_and_named(make_params, tmp_path, monkeypatch, caplog):
     def parser_bug(wikitext, *args):
