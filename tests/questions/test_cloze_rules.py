@@ -48,7 +48,6 @@ from sea.questions.cloze import (
     neighbours_only,
     nested,
     of_a_persons_name,
-    of_a_faith_with_monks,
     ANTIQUITY_ENDS,
     MODERN_STATES_FROM,
     centuries_named,
@@ -57,8 +56,6 @@ from sea.questions.cloze import (
     problem_in_its_setting,
     of_the_answers_time,
     part_of_a_continent,
-    of_the_sentences_faith,
-    faith_named,
     on_the_answers_side,
     one_of_a_list_of_countries,
     period_bounds,
@@ -222,32 +219,20 @@ def test_groups_stand_in_only_for_their_own_kind():
     irish = Span("group", "Irish", "x")
     assert same_form(Span("group", "French", "x"), irish, stats) and same_form(Span("group", "British", "x"), answer, stats)
     assert not same_form(Span("group", "British", "x"), irish, stats)  # Wilde's Ireland was in the United Kingdom
-    shia = Span("group", "Shia", "He is an important figure in a number of Shia Ismaili sects.")
-    assert not same_form(Span("group", "Muslim", "x"), shia, stats) and not same_form(Span("group", "Islamic", "x"), shia, stats)
-    assert not same_form(Span("group", "Islamic", "x"), Span("group", "Muslim", "x"), stats)  # one thing, two words
-    assert same_form(Span("group", "Sunni", "x"), shia, stats) and same_form(Span("group", "Hindu", "x"), Span("group", "Muslim", "x"), stats)
     assert not same_form(Span("group", "Romantic Italian", "x"), Span("group", "French", "x"), stats)  # stands out by length
     assert not same_form(Span("group", "Shi'ism", "x"), Span("group", "Sudanese", "x"), stats)  # a belief among peoples
 
 
-def test_a_sentence_in_a_faiths_own_words_keeps_distractors_of_that_faith():
-    names = ["Muslim", "Buddhist", "Catholic", "Anglican", "Shia", "Sunni", "Danish"]
-    gaon = "Elijah was a Lithuanian _ talmudist, halakhist and the foremost leader of Jewry."
-    assert of_the_sentences_faith("Jewish", names, gaon) == []
-    churches = "The Eastern Orthodox, _, Lutheran and Methodist churches believe that Mary is the Mother of God."
-    assert of_the_sentences_faith("Anglican", names, churches) == ["Catholic", "Anglican"]
-    assert of_the_sentences_faith("Shia", names, "Ali was the first _ imam.") == ["Muslim", "Shia", "Sunni"]
-    assert of_the_sentences_faith("a Buddhist", names, "Zhiyi was a Chinese _ monk.") == names  # no word of a faith
-    assert of_the_sentences_faith("Jewish", names, "Jesus Christ was a 1st-century _ preacher.") == names  # another faith's word
-    assert of_the_sentences_faith("a Muslim", names, "The Ajuran Sultanate was _ empire.") == ["Muslim", "Shia", "Sunni"]  # round 36
-    # Round 46: the subject's own faith, which its article's first sentence names, rules the others out too
-    fatima = "Fatima bint Muhammad was the daughter of the Islamic prophet Muhammad."
-    assert of_the_sentences_faith("Muslim", names, "She is an archetype for _ women.", fatima) == ["Muslim", "Shia", "Sunni"]
-    jesus = "Jesus was a first-century Jewish preacher and the central figure of Christianity."
-    assert of_the_sentences_faith("Jewish", names, "He was a _ preacher.", jesus) == names  # two faiths: no rule
-    zhiyi = "Zhiyi was a Chinese Buddhist monk."  # the answer's own sentence: the answer names no faith for itself
-    assert of_the_sentences_faith("Buddhist", names, zhiyi.replace("Buddhist", "_"), zhiyi) == names
-    assert faith_named(fatima) == "islam" and faith_named(jesus) is None and faith_named("Paris is a city.") is None
+def test_no_faith_region_or_political_camp_is_asked_about():
+    """Rounds 67-69: the 30 questions whose answer was such a word passed 4 and 3 ("the Christianity" among adjectives,
+    Sunni beside a sentence's Muslims, Arab for the Goliath frog); rounds 24-65 failed 7 of their 9."""
+    stats = CorpusStats([], latest_year=2024, definitions=[(i, f"Ann {i}", f"Ann {i} was a {people} painter.")
+                                                           for i, people in enumerate(["Christian", "Muslim", "African", "Tory"] * 3)])
+    for word, sentence in (("Christian", "The pirates preyed on Christian shipping."), ("Christianity", "It spread Christianity."),
+                           ("the African", "The largest frog is the African Goliath frog."), ("Tory", "His Tory government fell.")):
+        assert "a faith's, a region's or a political camp's word" in kind_problem(Span("group", word, sentence), stats)
+    assert kind_problem(Span("group", "Danish", "a Danish painter"), CorpusStats(
+        [], latest_year=2024, definitions=[(i, f"Ann {i}", "Ann was a Danish painter.") for i in range(3)])) is None
 
 
 def test_the_title_must_not_give_the_answer_away():
@@ -405,14 +390,6 @@ def test_an_unnamed_sources_claim_and_an_official_names_form_are_not_asked():
     assert answer_problem(Span("group", "Indian", "It was ruled by an Indian dynasty."), "Sikh Empire") is None
     official = "Heidelberg University, officially the Ruprecht Karl University of Heidelberg, is a public research university."
     assert "official form" in answer_problem(Span("organization", "Ruprecht Karl University", official), "Heidelberg University")
-
-
-def test_a_faith_before_monk_takes_only_faiths_with_monks():
-    """Round 51: "Zhiyi … was a Chinese ___ monk" with Zoroastrian and Confucian among the options."""
-    faiths = ["Taoist", "Zoroastrian", "Confucian", "Christian", "a Muslim", "Hindu"]
-    assert of_a_faith_with_monks("Buddhist", faiths, " monk, philosopher and exegete.") == ["Taoist", "Christian", "Hindu"]
-    assert of_a_faith_with_monks("Buddhist", faiths, " scholar and philosopher.") == faiths  # no monk after the blank
-    assert of_a_faith_with_monks("Confucian", faiths, " monks") == faiths  # the answer's own faith has none: no rule
 
 
 def test_a_subject_of_antiquity_is_dated_by_its_lead_or_its_articles_years():
