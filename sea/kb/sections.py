@@ -25,5 +25,6 @@ class SectionTrail:
 
 
 def is_prose(section_path: str) -> bool:
+    """Not a section of citations or links, also when a word qualifies its name ("Selected bibliography", "General references")."""
     top = section_path.split(SEPARATOR, 1)[0].strip().lower()
-    return top not in NON_PROSE_SECTIONS
+    return top not in NON_PROSE_SECTIONS and not any(top.endswith(f" {name}") for name in NON_PROSE_SECTIONS)
