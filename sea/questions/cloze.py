@@ -93,6 +93,10 @@ _UNIT_AFTER = re.compile(r"^\s*(?:[kMGT]?W|[kMG]?Hz|km|cm|mm|kg|mi|ft|lb|eV|AU|l
 _YEAR_IN_A_NAME = re.compile(r"\b[A-Za-z]+-(\d{2})\b")  # "COVID-19": the name gives 2019 away
 # "DIN standard ___": a code, not a year; "the Municipal Performance Index ___": an edition's name (round 62)
 _DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight|index)\s*$", re.I)
+# A source's year: "(Sidwell ___)", "(Blench and Sagart ___)", "Near et al., ___", "(London: Weidenfeld and Nicolson, ___)"
+_CITED_BEFORE = re.compile(r"\(\s*[A-Z][\w-]+(?:\s+(?:and|&)\s+[A-Z][\w-]+)?(?:\s+et al\.?)?\s*$|\bet al\.?,?\s*$"
+                           r"|\([^():]*:[^()]*,\s*$")  # not "(Mendeleev's ___ periodic table", "(Japan, ___)"
+_PAGES_AFTER = (re.compile(r"\b[A-Z][\w'’-]+\s*$"), re.compile(r"^\s*:\s*\d"))  # "Trombetti ___: 1–2"
 # "By ___, she was …", "growing since ___": any later year is true too; "Before ___, space was considered empty": any earlier one
 _YEAR_BOUND_BEFORE = re.compile(r"\b(?:by|no later than|since|before|prior to|(?:mostly|largely|mainly|only|long|well) after)"
                                 r"(?: the (?:end|start|beginning|middle) of)?\s*$", re.I)
@@ -582,6 +586,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a number with a unit after it (\"luminosities up to ___ W\"), not a year"
     if span.kind == YEAR and span.text[-2:] in _YEAR_IN_A_NAME.findall(f"{title} {span.sentence}"):
         return "a year whose last two digits a name in the question carries (\"COVID-19\"): the name gives it away"
+    if span.kind == YEAR and citation(before, after):
+        return "the year of a source the sentence cites (\"(Sidwell ___)\", \"Near et al., ___\"), not a fact about the subject (round 69)"
     if span.kind == YEAR and _DESIGNATION_BEFORE.search(before):
         return "a number that names a thing (\"DIN standard ___\", \"Route ___\"), not a year"
     if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
@@ -749,6 +755,12 @@ _RANKED = re.compile(r"\b(?:ranked|rankings?)\b", re.I)  # "ranked as India's 6t
 _MEASURED_IN_BEFORE = re.compile(r"(?:\d\s*[A-Za-z][A-Za-z ]{0,5}\d?\)|\btonnes)\s+in\s*$")
 _MULTIPLIERS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _FIGURE = re.compile(rf"(?<![\w.\[])(\d[\d,]*(?:\.\d+)?)(?!\])(?:\s+({'|'.join(_MULTIPLIERS)}))?\b")  # not "[12]", a citation
+
+
+def citation(before: str, after: str) -> bool:
+    """Is the blank the year of a source the sentence cites, by its author or its publisher? (Round 69's readers failed
+    "(Sidwell ___)", "Near et al., ___" and a bibliography's "(Heidelberg: Winter, ___)" as wording.)"""
+    return bool(_CITED_BEFORE.search(before) or _PAGES_AFTER[0].search(before) and _PAGES_AFTER[1].match(after))
 
 
 def restated(quantity: str, rest: str) -> bool:

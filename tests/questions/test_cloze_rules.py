@@ -35,6 +35,7 @@ from sea.questions.cloze import (
     dates_named,
     era_of,
     in_the_works_time,
+    citation,
     kind_problem,
     landlocked,
     lifespan,
@@ -233,6 +234,17 @@ def test_no_faith_region_or_political_camp_is_asked_about():
         assert "a faith's, a region's or a political camp's word" in kind_problem(Span("group", word, sentence), stats)
     assert kind_problem(Span("group", "Danish", "a Danish painter"), CorpusStats(
         [], latest_year=2024, definitions=[(i, f"Ann {i}", "Ann was a Danish painter.") for i in range(3)])) is None
+
+
+def test_a_cited_sources_year_is_not_asked():
+    """Rounds 67-69: "(Sidwell ___)", "Near et al., ___" and bibliographies' "(Heidelberg: Winter, ___)" failed as wording."""
+    for sentence in ("Chamic has Austroasiatic loanwords (Sidwell 2006).", "Approximate dates are from Near et al., 2006.",
+                     "Bornean substrates (Blench and Sagart 2006).", "Ewald Osers (London: Weidenfeld and Nicolson, 2006)",
+                     "A revised edition (reprinted London: Search Press, 2006).", "It is divergent (Trombetti 2006: 1–2)."):
+        assert "source the sentence cites" in answer_problem(Span(YEAR, "2006", sentence), "Schopenhauer"), sentence
+    for sentence in ("Mendeleev's 1869 table and (Meyer's 2006 table) agree.", "Kenzaburō Ōe (Japan, 2006) won it.",
+                     "The city was founded in 2006 by traders.", "It was founded (in 2006) by traders."):
+        assert not citation(*sentence.split("2006")), sentence
 
 
 def test_the_title_must_not_give_the_answer_away():
