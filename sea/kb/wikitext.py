@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 import mwparserfromhell
-from mwparserfromhell.nodes import Heading, Node, Tag, Wikilink
+from mwparserfromhell.nodes import Heading, Node, Tag, Template, Text, Wikilink
 
+from sea.kb.inline_templates import inline_text
 from sea.kb.sections import SectionTrail, is_prose
 
 _DISAMBIGUATION = re.compile(
@@ -54,15 +55,18 @@ def _is_non_text(node: Node) -> bool:
 
 
 def _drop_non_text(code: mwparserfromhell.wikicode.Wikicode) -> None:
-    """Remove tables, references, images, categories and interlanguage links in place, in one walk
-    down the tree (`Wikicode.remove` searches the whole tree again for each node it removes)."""
+    """Remove tables, references, images, categories and interlanguage links, and put the text of templates that stand
+    inside a sentence in their place, in one walk down the tree (`Wikicode.remove` searches the whole tree again for
+    each node it removes)."""
     nodes = code.nodes
     for index in range(len(nodes) - 1, -1, -1):
         if _is_non_text(nodes[index]):
             del nodes[index]
-        else:
-            for child in nodes[index].__children__():
-                _drop_non_text(child)
+            continue
+        for child in nodes[index].__children__():
+            _drop_non_text(child)
+        if isinstance(nodes[index], Template) and (text := inline_text(nodes[index])) is not None:
+            nodes[index] = Text(text)
 
 
 def _plain(code: mwparserfromhell.wikicode.Wikicode) -> str:
