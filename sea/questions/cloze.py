@@ -1026,7 +1026,7 @@ def kind_problem(span: Span, stats: CorpusStats) -> str | None:
     return None
 
 
-_QUADRENNIAL = re.compile(r"\bOlympi|\bWorld Cups?\b|\bParalympi|\bCommonwealth Games\b")
+_QUADRENNIAL = re.compile(r"\bOlympi|\bWorld Cups?\b|\bParalympi|\bCommonwealth Games\b|\bFields Medal")  # the Fields Medal: every fourth year since 1950
 _PRESIDENTIAL_ELECTION = re.compile(r"\bpresidential (?:election|nomination|campaign)", re.I)  # the United States': every fourth year
 _OLYMPIC = re.compile(r"\bOlympi|\bParalympi")
 _WINTER_GAMES = re.compile(r"\bWinter (?:Olympi|Paralympi|Games)")
@@ -1036,7 +1036,7 @@ WINTER_GAMES = frozenset([*range(1924, 1940, 4), *range(1948, 1993, 4), *range(1
 
 
 def year_cycle(answer: Span, title: str = "") -> int:
-    """The step the answer's year keeps: 4 for the Olympics and World Cups (named in the sentence or
+    """The step the answer's year keeps: 4 for the Olympics, World Cups and Fields Medals (named in the sentence or
     in the title of its article: "the most recent was held in ___ in Paris" in "Summer Olympic
     Games"), for a presidential election in a leap year ("the unsuccessful candidate … in ___ presidential
     election": the United States' cycle; round 50's readers failed 1865, 1871 and 1881 beside 1872), or when

@@ -981,6 +981,7 @@ def test_a_year_on_a_cycle_takes_distractors_on_it():
     assert made_up and all((int(y) - 1928) % 4 == 0 for y in made_up)
     assert year_cycle(Span(YEAR, "1966", "England won the World Cup in 1966.")) == 4
     assert year_cycle(Span(YEAR, "2006", "It hosted games of the 1974 and 2006 FIFA World Cups.")) == 4  # round 56: 1995, 2011
+    assert year_cycle(Span(YEAR, "1982", "Connes was awarded the Fields Medal in 1982.")) == 4  # round 69: 1976, 1987, 1989
     assert year_cycle(Span(YEAR, "1850", "It was founded in 1850 and rebuilt in 1870.")) == 1  # one other year: no cycle
     assert year_cycle(Span(YEAR, "1850", "Founded in 1850, it was rebuilt in 1854 and again in 1857.")) == 1
     latest = Span(YEAR, "2024", "The most recent was held in 2024 in Paris.")  # the Games are named only by the article's title
