@@ -20,7 +20,10 @@ rounds 67, 68 and 69: 20270204, 20270205 and 20270206, from run review67 (786513
 questions no round had read: its knowledge base built by benchmarks/questions.py's enwiki_generator under
 data/cache/enwiki-excerpt, then `sea audit --set kb.source=enwiki-sample --set kb.input=data/packaged/enwiki-sample.xml.bz2
 --set paths.X=data/cache/enwiki-excerpt/X` for kb_dir, embeddings_dir, index_dir and cache_dir), 68 excluding 67 and 69
-both). One phrasing per base question is drawn: two phrasings of one question are one item
+both; rounds 70, 71 and 72: 20270207, 20270208 and 20270209, from run review70 (632ab62's generator on the enwiki excerpt
+rebuilt with 5abb0b6's, 332babc's and 45b018b's dump fixes under data/cache/enwiki-excerpt-2, the same commands), each
+excluding rounds 67-69 and the rounds before it on that run; the rules since round 69 were drawn from this knowledge
+base's failures, so these questions are unread but not out of sample). One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made. Each reader gets the text of benchmarks/question_review_instructions.md
