@@ -93,6 +93,9 @@ _UNIT_AFTER = re.compile(r"^\s*(?:[kMGT]?W|[kMG]?Hz|km|cm|mm|kg|mi|ft|lb|eV|AU|l
 _YEAR_IN_A_NAME = re.compile(r"\b[A-Za-z]+-(\d{2})\b")  # "COVID-19": the name gives 2019 away
 # "DIN standard ___": a code, not a year; "the Municipal Performance Index ___": an edition's name (round 62)
 _DESIGNATION_BEFORE = re.compile(r"\b(?:standard|number|no\.|model|type|opus|op\.|route|flight|index)\s*$", re.I)
+# Rounds 70-72 (the enwiki excerpt's whole articles): outside a lead, 14 and 17 of the 34 questions on a sentence that
+# begins with one of these failed, 39 and 37 of the other 250; in vital10k's leads, where they stand for the subject, 12% as others
+_PRONOUN_FIRST = re.compile(r"^(?:He|She|His|Her|It|Its|They|Their|This|These|Those|Such)\b")
 # A source's year: "(Sidwell ___)", "(Blench and Sagart ___)", "Near et al., ___", "(London: Weidenfeld and Nicolson, ___)"
 _CITED_BEFORE = re.compile(r"\(\s*[A-Z][\w-]+(?:\s+(?:and|&)\s+[A-Z][\w-]+)?(?:\s+et al\.?)?\s*$|\bet al\.?,?\s*$"
                            r"|\([^():]*:[^()]*,\s*$")  # not "(Mendeleev's ___ periodic table", "(Japan, ___)"
@@ -1642,6 +1645,7 @@ class Setting:
     lead: Callable[[str], str | None] = lambda name: None  # the lead of a name's article: its lifespan, whether it is landlocked
     years_of: Callable[[str], tuple[int, int] | None] = lambda name: None  # years_active of a name's article
     work: int | None = None  # the year of the paragraph's subject when it is a work (work_year)
+    in_the_lead: bool = True  # the paragraph is its article's lead, where "He" and "It" stand for the subject
 
 
 # Beside a person answer whose era ends before this year, no person the knowledge base cannot date (round 51's readers
@@ -1675,6 +1679,9 @@ def dated_only_before(year: int, lead: str | None, active: tuple[int, int] | Non
 
 def problem_in_its_setting(span: Span, people: Iterable[str], title: str, setting: Setting) -> str | None:
     """Why the span is no answer given the people its paragraph names and its subject's article, or None."""
+    if not setting.in_the_lead and _PRONOUN_FIRST.match(span.sentence):
+        return ("a sentence outside its article's lead that begins with a pronoun (\"He was awarded …\", \"It won …\"): it may stand "
+                "for anyone or anything the section names, and the question does not say")
     if of_a_persons_name(span, people):
         return "a place in a person's name or style (\"Maria Carolina of ___\", \"Clive of ___\"): wording, not a fact"
     if before_a_rulers_name(span, people):

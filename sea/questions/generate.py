@@ -188,7 +188,7 @@ class QuestionGenerator:
         setting = Setting(lambda span: self._related(span, home), self._article_vectors, home,
                           lambda answer, names: links_between(answer, names, self._lead), self._named_by,
                           frozenset(bounding_years(paragraph.title, lead[1])) if lead else frozenset(), lead_of,
-                          years_of, work_year(lead[1]) if lead else None)
+                          years_of, work_year(lead[1]) if lead else None, paragraph.section == "")
         made, dropped = cloze_drafts(paragraph.para_id, paragraph.title, paragraph.text,
                                      lambda: self._neighbour_spans(paragraph.doc_id), self.finder, self.encode,
                                      settings.per_paragraph, settings.variants, settings.seed, setting)

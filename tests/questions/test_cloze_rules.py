@@ -236,6 +236,16 @@ def test_no_faith_region_or_political_camp_is_asked_about():
         [], latest_year=2024, definitions=[(i, f"Ann {i}", "Ann was a Danish painter.") for i in range(3)])) is None
 
 
+def test_outside_a_lead_no_sentence_that_begins_with_a_pronoun():
+    """Rounds 70-72: "He was awarded the Nobel Prize …" in a section of Albert Camus, "It has a maximal depth …"."""
+    section = Setting(in_the_lead=False)
+    for sentence in ("He was awarded the Nobel Prize in 1957.", "It won the award in 1957.", "These counties were abolished in 1957."):
+        assert "begins with a pronoun" in problem_in_its_setting(Span(YEAR, "1957", sentence), [], "Albert Camus", section)
+        assert problem_in_its_setting(Span(YEAR, "1957", sentence), [], "Albert Camus", Setting()) is None  # a lead's: the subject
+    assert problem_in_its_setting(Span(YEAR, "1957", "Camus was awarded the Nobel Prize in 1957."), [], "Albert Camus", section) is None
+    assert problem_in_its_setting(Span(YEAR, "1957", "In 1957 he was awarded it."), [], "Albert Camus", section) is None
+
+
 def test_a_cited_sources_year_is_not_asked():
     """Rounds 67-69: "(Sidwell ___)", "Near et al., ___" and bibliographies' "(Heidelberg: Winter, ___)" failed as wording."""
     for sentence in ("Chamic has Austroasiatic loanwords (Sidwell 2006).", "Approximate dates are from Near et al., 2006.",
