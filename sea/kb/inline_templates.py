@@ -8,14 +8,14 @@ from mwparserfromhell.nodes import Template
 
 _SPACES = {"nbsp": " ", "thinsp": " ", "ndash": "–", "mdash": "—", "snd": " – ", "snds": " – ", "spaced ndash": " – ",
            "mdashb": " — ", "spaced mdash": " — "}
-_FIRST_ARGUMENT = frozenset({"nowrap", "nobr", "small", "smaller", "big", "larger", "nowrap begin"})
+_FIRST_ARGUMENT = frozenset({"nowrap", "nobr", "small", "smaller", "big", "larger"})
 _LAST_ARGUMENT = frozenset({"lang", "transl", "transliteration"})
 # {{convert|10|to|20|km}}: a range's word between its two values
 _RANGE = {"-": "–", "–": "–", "to": "to", "and": "and", "or": "or", "to(-)": "to", "x": "×", "by": "by", "+/-": "±"}
 _UNIT_NAMES = {"sqmi": "sq mi", "sqkm": "km²", "km2": "km²", "m2": "m²", "ft2": "sq ft", "sqft": "sq ft", "e6acre": "million acres",
                "e6km2": "million km²", "e6sqmi": "million sq mi", "e3acre": "thousand acres", "e6mi": "million mi",
                "e6km": "million km", "e9km": "billion km", "e6t": "million tonnes", "e6m3": "million m³", "m3": "m³",
-               "cuft": "cu ft", "C": "°C", "F": "°F", "K": "K"}
+               "cuft": "cu ft", "C": "°C", "F": "°F"}
 
 
 def inline_text(template: Template) -> str | None:
@@ -48,5 +48,5 @@ def _quantity(arguments: list[str]) -> str:
         value, unit = f"{arguments[0]} {_RANGE[arguments[1]]} {arguments[2]}".replace(" – ", "–"), arguments[3]
     else:
         value, unit = arguments[0], arguments[1]
-    return f"{value} {_UNIT_NAMES.get(unit, unit.strip())}".strip()
+    return f"{value} {_UNIT_NAMES.get(unit, unit)}".strip()
 
