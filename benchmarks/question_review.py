@@ -23,7 +23,10 @@ data/cache/enwiki-excerpt, then `sea audit --set kb.source=enwiki-sample --set k
 both; rounds 70, 71 and 72: 20270207, 20270208 and 20270209, from run review70 (632ab62's generator on the enwiki excerpt
 rebuilt with 5abb0b6's, 332babc's and 45b018b's dump fixes under data/cache/enwiki-excerpt-2, the same commands), each
 excluding rounds 67-69 and the rounds before it on that run; the rules since round 69 were drawn from this knowledge
-base's failures, so these questions are unread but not out of sample). One phrasing per base question is drawn: two phrasings of one question are one item
+base's failures, so these questions are unread but not out of sample; rounds 73, 74 and 75: 20270210, 20270211 and
+20270212, from run review73 (230509f's generator, which adds the pronoun rule taken from rounds 70-72, on the same
+knowledge base, --run-id review73: 982 base questions asked, 696 that rounds 67-72 did not judge), each excluding rounds
+67-72 and the rounds before it on that run). One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made. Each reader gets the text of benchmarks/question_review_instructions.md
