@@ -75,6 +75,7 @@ _BROKEN = re.compile(r"[\"“”„«»()\[\]{}]")
 _FIRST_BRACKET = re.compile(r"\(([^()]*)\)")
 _WORK_YEAR = re.compile(r"[^.]*?\b(?:is|was) an? (1[0-9]{3}|20[0-9]{2}) [A-Za-z]")  # "Vertigo is a 1958 American film"
 _ANNIVERSARY = re.compile(r"\b\d+(?:st|nd|rd|th)\s+(?:anniversary|birthday|centenary)|\b(?:centenary|centennial|bicentenary|bicentennial)\b", re.I)
+_ANNIVERSARY_AFTER = re.compile(r"\b\d+(?:st|nd|rd|th)\s+anniversary\b", re.I)  # "in ___ on the 40th anniversary of Apollo 11"
 _YEARS_SPANNED = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ](?:years?|seasons?)\b(?![- ]old)",
                             re.I)  # "spanned 75 years, from ___ to 1987", "executed two years later in 1946", "20 seasons … from ___ to 1999": arithmetic
 _DEATH_YEAR = re.compile(r"\b(?:until (?:his|her) (?:death|suicide|assassination|execution) in"
@@ -596,6 +597,9 @@ def answer_problem(span: Span, title: str) -> str | None:
     if span.kind == YEAR and (_ANNIVERSARY.search(span.sentence) or _YEARS_SPANNED.search(span.sentence)) \
             and len(set(YEAR_FORM.findall(span.sentence))) > 1:
         return "a year computable from the sentence (\"the 600th anniversary of 1325\", \"75 years, from ___ to 1987\")"
+    if span.kind == YEAR and _ANNIVERSARY_AFTER.search(after):
+        return ("a year the sentence then calls an event's numbered anniversary (\"in ___ on the 40th anniversary of Apollo 11\"): "
+                "the event's year and arithmetic give it (round 70)")
     if span.kind in (YEAR, QUANTITY) and before.rstrip().endswith("^"):
         return "an exponent (\"3×10^___ ly\"): notation, not a fact worth knowing (round 62)"
     if span.kind == QUANTITY and before.rstrip().endswith(("±", "+/-", "+/−")):

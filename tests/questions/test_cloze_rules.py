@@ -327,6 +327,9 @@ def test_a_unit_conversion_is_not_a_question():
     sentence = "In 1925, the 600th anniversary of its founding in 1325 was marked."
     assert "computable" in answer_problem(Span(YEAR, "1925", sentence), "Tenochtitlan")
     assert answer_problem(Span(YEAR, "1925", "It was marked in 1925."), "Tenochtitlan") is None
+    luna = "It was published in July 2009 on the 40th anniversary of Apollo 11."  # round 70: 1969 + 40
+    assert "anniversary" in answer_problem(Span(YEAR, "2009", luna), "Luna 15")
+    assert answer_problem(Span(YEAR, "1325", "They marked the 600th anniversary of its founding in 1325."), "Tenochtitlan") is None
     assert answer_problem(Span(QUANTITY, "60 mm", "The blade is 60 mm long."), "Knife") is None
     sentence = "Her film-acting career spanned 75 years, from 1912, in silent film shorts, to 1987."
     assert "computable" in answer_problem(Span(YEAR, "1912", sentence), "Lillian Gish")
