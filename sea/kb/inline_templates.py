@@ -17,15 +17,19 @@ _UNIT_NAMES = {"sqmi": "sq mi", "sqkm": "km²", "km2": "km²", "m2": "m²", "ft2
                "e6km": "million km", "e9km": "billion km", "e6t": "million tonnes", "e6m3": "million m³", "m3": "m³",
                "cuft": "cu ft", "C": "°C", "F": "°F"}
 
+_READ = _FIRST_ARGUMENT | _LAST_ARGUMENT | {"convert", "cvt", "as of", "circa", "c.", "frac"}
+
 
 def inline_text(template: Template) -> str | None:
     """What the template reads as in its sentence, or None for a template that is not part of one (an infobox, a
     citation, a navigation box). Templates inside its arguments must have been read already."""
     name = str(template.name).strip().lower()
-    arguments = [parameter.value.strip_code(normalize=True, collapse=True).strip() for parameter in template.params
-                 if not parameter.showkey]
     if name in _SPACES:
         return _SPACES[name]
+    if name not in _READ and not name.startswith("lang-"):
+        return None  # before reading the arguments: an infobox has dozens
+    arguments = [parameter.value.strip_code(normalize=True, collapse=True).strip() for parameter in template.params
+                 if not parameter.showkey]
     if name in _FIRST_ARGUMENT:
         return arguments[0] if arguments else ""
     if name in _LAST_ARGUMENT or name.startswith("lang-"):
