@@ -6,6 +6,9 @@ paragraphs on four criteria, and the counts.
     python benchmarks/question_review.py count --round N [--run default]   -> reports/question_review-N.md
     python benchmarks/question_review.py standing [--run default] [--since 13]
         -> reports/question_review-standing-RUN.md: the earlier rounds' verdicts on the questions the run asks now
+    python benchmarks/question_review.py unread-kb
+        -> data/cache/enwiki-unread/: the enwiki excerpt plus the articles of gensim's second dump sample that it lacks,
+           built into a knowledge base; `draw --unread-articles` then samples only articles no round's sheet shows
 
 Each round's seed is chosen before any of its questions is read (round 1: 20261130, round 2:
 20261201, round 3: 20261202, round 4: 20261203, round 5: 20261204,
@@ -26,7 +29,10 @@ excluding rounds 67-69 and the rounds before it on that run; the rules since rou
 base's failures, so these questions are unread but not out of sample; rounds 73, 74 and 75: 20270210, 20270211 and
 20270212, from run review73 (230509f's generator, which adds the pronoun rule taken from rounds 70-72, on the same
 knowledge base, --run-id review73: 982 base questions asked, 696 that rounds 67-72 did not judge), each excluding rounds
-67-72 and the rounds before it on that run). One phrasing per base question is drawn: two phrasings of one question are one item
+67-72 and the rounds before it on that run); round 76: 20270213, from run review76 (2918a3c's generator on the knowledge
+base `unread-kb` builds: the excerpt plus the articles of gensim's second dump sample that it lacks; every question asked
+by the command it prints, --run-id review76), drawn with --unread-articles: every question on an article no sheet had shown,
+fewer than 100, so the seed only orders them). One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made. Each reader gets the text of benchmarks/question_review_instructions.md
@@ -35,6 +41,8 @@ the question was made. Each reader gets the text of benchmarks/question_review_i
 from __future__ import annotations
 
 import argparse
+import bz2
+import re
 import sys
 from pathlib import Path
 
@@ -42,12 +50,18 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.questions import enwiki_generator  # noqa: E402
 from sea.audit.rundir import QUESTIONS, RunDir  # noqa: E402
 from sea.choices import LETTERS  # noqa: E402
 from sea.files import write_text  # noqa: E402
+from sea.kb.fetch import PACKAGED_SOURCES, PackagedSource, fetch  # noqa: E402
 from sea.paragraphs import ParagraphStore  # noqa: E402
+from sea.settings import load_params  # noqa: E402
 
 SAMPLE = 100
+UNREAD_KB = Path("data/cache/enwiki-unread")
+SECOND_DUMP_SAMPLE = PackagedSource("enwiki-table-markup", "gensim==4.4.0", "gensim/test/test_data/enwiki-table-markup.xml.bz2",
+                                    "enwiki-table-markup.xml.bz2")  # 5 pages; 1 of them is also in the excerpt
 SHOWN = ["title", "paragraph", "question", *(f"option_{letter}" for letter in LETTERS), "gold"]  # what a reader sees
 CRITERIA = {
     "supported": "the gold answer is what the paragraph states",
@@ -68,21 +82,33 @@ def sheet(round_: int, suffix: str) -> Path:
     return Path(f"reports/question_review-{round_}.{suffix}")
 
 
-def draw(run_ids: list[str], round_: int, seed: int, exclude: list[int]) -> None:
+def read_titles() -> set[str]:
+    """The articles some round's sheet has shown a reader."""
+    return {title for path in Path("reports").glob("question_review-*.csv")
+            for title in pd.read_csv(path, dtype=str, usecols=["title"])["title"]}
+
+
+def draw(run_ids: list[str], round_: int, seed: int, exclude: list[int], unread_articles: bool = False) -> None:
     """The sample, none of it a question that the sheets of the `exclude` rounds hold (another round on the same run), from
-    what the runs asked together: one default run now asks fewer than SAMPLE questions earlier rounds did not judge."""
+    what the runs asked together: one default run now asks fewer than SAMPLE questions earlier rounds did not judge.
+    With `unread_articles`, only questions on articles no sheet has shown, all of them where they are fewer than SAMPLE:
+    the rules were drawn from the readers' verdicts, so only such questions are out of sample."""
     runs = [RunDir(Path("runs") / run_id) for run_id in run_ids]
     asked = pd.concat([asked_questions(run) for run in runs]).sort_values("question_id", kind="stable")
     asked = asked.drop_duplicates("base_question_id").reset_index(drop=True)
     run, run_id = runs[0], " + ".join(run_ids)
+    store = ParagraphStore(run.params.paths.kb_dir)
     judged = {q for other in exclude for q in pd.read_csv(sheet(other, "csv"), dtype=str)["question_id"]}
     fresh = asked[~asked["question_id"].isin(judged)]
-    if len(fresh) < SAMPLE:
+    if unread_articles:
+        titles = store.rows(fresh["para_id"].drop_duplicates())["title"]
+        fresh = fresh[~fresh["para_id"].map(titles).isin(read_titles())]
+    elif len(fresh) < SAMPLE:
         raise SystemExit(f"run {run_id} asked {len(fresh)} questions that rounds {', '.join(map(str, exclude))} did not judge, "
                          f"fewer than {SAMPLE}: draw from another run (sea audit --set search.seed=N --run-id NEW), from several "
                          "(--run A B), or exclude fewer rounds")
-    sample = fresh.sample(SAMPLE, random_state=seed)
-    paragraphs = ParagraphStore(run.params.paths.kb_dir).rows(sample["para_id"].drop_duplicates())  # two questions of one paragraph: one row
+    sample = fresh.sample(min(SAMPLE, len(fresh)), random_state=seed)
+    paragraphs = store.rows(sample["para_id"].drop_duplicates())  # two questions of one paragraph: one row
     rows = []
     for q in sample.itertuples():
         paragraph = paragraphs.loc[q.para_id]
@@ -163,6 +189,31 @@ def standing(run_ids: list[str], since: int) -> None:
     print("\n".join(lines[:12]))
 
 
+def merged_dump(first: str, second: str) -> str:
+    """The first MediaWiki export with the second's pages whose titles it lacks added at its end."""
+    pages = re.findall(r"<page>.*?</page>", second, re.DOTALL)
+    titles = set(re.findall(r"<title>(.*?)</title>", first))
+    added = [page for page in pages if re.search(r"<title>(.*?)</title>", page).group(1) not in titles]
+    end = first.rindex("</mediawiki>")
+    return first[:end] + "".join(f"  {page}\n" for page in added) + first[end:]
+
+
+def unread_kb() -> Path:
+    """gensim's wheel carries a second dump sample beside the excerpt; its articles that the excerpt lacks have never been
+    read. They are too few for a knowledge base of their own (distractors need articles that define them), so they join
+    the excerpt's. The audit command that asks every question of it is printed."""
+    params = load_params()
+    dumps = [fetch(source, UNREAD_KB) for source in (PACKAGED_SOURCES["enwiki-sample"], SECOND_DUMP_SAMPLE)]
+    first, second = (bz2.decompress(path.read_bytes()).decode("utf-8") for path in dumps)
+    merged = UNREAD_KB / "dump.xml.bz2"
+    merged.write_bytes(bz2.compress(merged_dump(first, second).encode("utf-8")))
+    enwiki_generator(params, UNREAD_KB, dump=merged)
+    paths = " ".join(f"--set paths.{name}={UNREAD_KB / name}" for name in ("kb_dir", "embeddings_dir", "index_dir", "cache_dir"))
+    print(f"{merged}: built under {UNREAD_KB}; ask every question with\n  sea audit --set kb.source=enwiki-sample "
+          f"--set kb.input={merged} {paths} --set budget.testee_calls=8000 --set 'search.arms=[random]' --run-id NAME")
+    return merged
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -170,19 +221,24 @@ def main() -> None:
     draw_command.add_argument("--seed", type=int, required=True, help="chosen before reading any question of the round")
     draw_command.add_argument("--exclude", type=int, nargs="*", default=[], metavar="ROUND",
                               help="rounds drawn from the same run whose questions this one must not repeat")
+    draw_command.add_argument("--unread-articles", action="store_true",
+                              help="only questions on articles no round's sheet shows (all of them if fewer than 100)")
     for command in (draw_command, commands.add_parser("count")):
         command.add_argument("--round", type=int, required=True)
         command.add_argument("--run", nargs="+", default=["default"], help="the run or runs the round's questions were drawn from")
     standing_command = commands.add_parser("standing")
     standing_command.add_argument("--run", nargs="+", default=["default"], help="the run or runs whose questions to look up")
     standing_command.add_argument("--since", type=int, default=13, help="the first round counted (13: the instructions used since)")
+    commands.add_parser("unread-kb")
     args = parser.parse_args()
     if args.command == "draw":
-        draw(args.run, args.round, args.seed, args.exclude)
+        draw(args.run, args.round, args.seed, args.exclude, args.unread_articles)
     elif args.command == "count":
         count(args.round, args.run)
-    else:
+    elif args.command == "standing":
         standing(args.run, args.since)
+    else:
+        unread_kb()
 
 
 if __name__ == "__main__":

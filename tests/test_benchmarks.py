@@ -143,6 +143,32 @@ def test_a_review_round_on_a_run_already_reviewed_draws_none_of_the_earlier_roun
         question_review.draw([finished_audit.root.name], 4, seed=0, exclude=[1])
 
 
+def test_a_round_on_unread_articles_draws_none_of_the_articles_a_sheet_has_shown(finished_audit, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").symlink_to(finished_audit.root.parent)
+    monkeypatch.setattr(question_review, "SAMPLE", 10)
+    question_review.draw([finished_audit.root.name], 1, seed=0, exclude=[])
+    read = set(pd.read_csv(question_review.sheet(1, "csv"), dtype=str)["title"])
+    asked = question_review.asked_questions(finished_audit)
+    titles = question_review.ParagraphStore(finished_audit.params.paths.kb_dir).rows(asked["para_id"].drop_duplicates())["title"]
+    unread = asked[~asked["para_id"].map(titles).isin(read)]
+    assert 0 < len(unread) < len(asked)
+    monkeypatch.setattr(question_review, "SAMPLE", len(unread) + 5)  # fewer unread than a sample: all of them, no error
+    question_review.draw([finished_audit.root.name], 2, seed=0, exclude=[], unread_articles=True)
+    drawn = pd.read_csv(question_review.sheet(2, "csv"), dtype=str)
+    assert set(drawn["question_id"]) == set(unread["question_id"]) and not set(drawn["title"]) & read
+
+
+def test_a_second_dump_joins_the_first_without_the_pages_it_already_has():
+    def page(title: str, text: str) -> str:
+        return f"<page><title>{title}</title><revision><text>{text}</text></revision></page>"
+
+    first = f"<mediawiki><siteinfo>site</siteinfo>\n  {page('Alaska', 'cold')}\n</mediawiki>\n"
+    second = f"<mediawiki>\n  {page('Alaska', 'other revision')}\n  {page('Economy of Estonia', 'euro')}\n</mediawiki>"
+    merged = question_review.merged_dump(first, second)
+    assert merged == f"<mediawiki><siteinfo>site</siteinfo>\n  {page('Alaska', 'cold')}\n  {page('Economy of Estonia', 'euro')}\n</mediawiki>\n"
+
+
 def test_a_second_readers_sheet_must_show_the_questions_the_first_shows(finished_audit, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "runs").symlink_to(finished_audit.root.parent)
