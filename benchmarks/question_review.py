@@ -103,6 +103,9 @@ def draw(run_ids: list[str], round_: int, seed: int, exclude: list[int], unread_
     if unread_articles:
         titles = store.rows(fresh["para_id"].drop_duplicates())["title"]
         fresh = fresh[~fresh["para_id"].map(titles).isin(read_titles())]
+        if fresh.empty:
+            raise SystemExit(f"run {run_id} asked no question on an article that no round's sheet shows: every one has been "
+                             "read; a round out of sample needs a knowledge base with other articles (see `unread-kb`)")
     elif len(fresh) < SAMPLE:
         raise SystemExit(f"run {run_id} asked {len(fresh)} questions that rounds {', '.join(map(str, exclude))} did not judge, "
                          f"fewer than {SAMPLE}: draw from another run (sea audit --set search.seed=N --run-id NEW), from several "

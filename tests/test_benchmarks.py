@@ -169,6 +169,8 @@ def test_a_round_on_unread_articles_draws_none_of_the_articles_a_sheet_has_shown
     question_review.draw([finished_audit.root.name], 2, seed=0, exclude=[], unread_articles=True)
     drawn = pd.read_csv(question_review.sheet(2, "csv"), dtype=str)
     assert set(drawn["question_id"]) == set(unread["question_id"]) and not set(drawn["title"]) & read
+    with pytest.raises(SystemExit, match="no question on an article that no round's sheet shows"):  # round 2 read the rest
+        question_review.draw([finished_audit.root.name], 3, seed=0, exclude=[], unread_articles=True)
 
 
 def test_a_second_dump_joins_the_first_without_the_pages_it_already_has():
