@@ -1,7 +1,7 @@
 """A blind review by reading: a seeded sample of the questions a run asked, judged against their
 paragraphs on four criteria, and the counts.
 
-    python benchmarks/question_review.py draw --round N [--run default] --seed S [--exclude ROUND ...]
+    python benchmarks/question_review.py draw --round N [--run default] --seed S [--exclude ROUND ...] [--unread-articles]
         -> reports/question_review-N.csv (a reviewer fills the four criteria with y/n, a note for every n)
     python benchmarks/question_review.py count --round N [--run default]   -> reports/question_review-N.md
     python benchmarks/question_review.py standing [--run default] [--since 13]
