@@ -50,7 +50,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.questions import enwiki_generator  # noqa: E402
+from benchmarks.questions import build_dump_kb  # noqa: E402
 from sea.audit.rundir import QUESTIONS, RunDir  # noqa: E402
 from sea.choices import LETTERS  # noqa: E402
 from sea.files import replacing, write_text  # noqa: E402
@@ -211,7 +211,7 @@ def unread_kb() -> Path:
     merged = UNREAD_KB / "dump.xml.bz2"
     with replacing(merged) as partial:  # a build interrupted mid-write leaves no half dump to read next time
         partial.write_bytes(bz2.compress(merged_dump(first, second).encode("utf-8")))
-    enwiki_generator(params, UNREAD_KB, dump=merged)
+    build_dump_kb(params, UNREAD_KB, merged)  # the audit command below makes the questions
     paths = " ".join(f"--set paths.{name}={UNREAD_KB / name}" for name in ("kb_dir", "embeddings_dir", "index_dir", "cache_dir"))
     print(f"{merged}: built under {UNREAD_KB}; ask every question with\n  sea audit --set kb.source=enwiki-sample "
           f"--set kb.input={merged} {paths} --set budget.testee_calls=8000 --set 'search.arms=[random]' --run-id NAME")

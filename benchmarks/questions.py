@@ -100,20 +100,26 @@ def rubric_shares(generator: QuestionGenerator, questions: list) -> dict:
     return {name: round(passed[name] / len(questions), 4) if questions else None for name in CRITERIA}
 
 
-def enwiki_generator(params, root: Path, dump: Path | None = None) -> QuestionGenerator:
-    """The enwiki excerpt (or another dump) built into its own knowledge base, embeddings and index under root."""
+def enwiki_generator(params, root: Path) -> QuestionGenerator:
+    """The enwiki excerpt built into its own knowledge base, embeddings and index under root, and its question generator."""
+    enwiki = build_dump_kb(params, root, params.paths.packaged_dir / "enwiki-sample.xml.bz2")
+    return QuestionGenerator(enwiki, Embedder(enwiki.embedding, embedding_cache_path(enwiki)))
+
+
+def build_dump_kb(params, root: Path, dump: Path):
+    """A dump built into its own knowledge base, embeddings and index under root; the params that point there."""
     from sea.embeddings import embed_documents
     from sea.index import build_index
     from sea.kb.build import build_knowledge_base
 
     raw = params.model_dump(mode="json")
     raw["paths"].update({name: str(root / name) for name in ("kb_dir", "embeddings_dir", "index_dir", "cache_dir")})  # nothing cached
-    raw["kb"].update(source="enwiki-sample", input=str(dump or params.paths.packaged_dir / "enwiki-sample.xml.bz2"), max_documents=None)
-    enwiki = parse_params(raw)
-    build_knowledge_base(enwiki, progress=False)
-    embed_documents(enwiki, progress=False)
-    build_index(enwiki)
-    return QuestionGenerator(enwiki, Embedder(enwiki.embedding, embedding_cache_path(enwiki)))
+    raw["kb"].update(source="enwiki-sample", input=str(dump), max_documents=None)
+    built = parse_params(raw)
+    build_knowledge_base(built, progress=False)
+    embed_documents(built, progress=False)
+    build_index(built)
+    return built
 
 
 def bench_smollm2(params, kept: list, texts: dict) -> dict:
