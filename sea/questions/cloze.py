@@ -203,6 +203,38 @@ NEUTRAL_TEMPLATES = (
     "\"{cloze}\" — in this statement about {title}, what is missing?",
     "Complete this fact about {title}: \"{cloze}\"",
 )
+# The words a blank may follow at a sentence's end to be asked as "which <kind>?" in its place: prepositions, whose
+# object the blank is, so "which country" reads as it would in a question a person asks ("… the capital of which country?").
+_DIRECT_AFTER = frozenset("of in to until from into at by for with on near after before since during within across "
+                          "through".split())
+
+
+def direct_question(cloze: str, kind: str | None, title: str) -> str | None:
+    """The cloze asked as a question about its one fact where that is a plain substitution: a whole sentence that ends on
+    the blank after a preposition, the blank read as "which <kind>" ("Budapest is the capital and most populous city of
+    which country?"), "About <title>: " before it unless it begins with the title ("The Spanish–American War was …"). None for a quantity or a group
+    (no kind a "which" can name), a cut sentence, or a blank elsewhere: there the quoted cloze stays."""
+    if kind is None or kind == QUANTITY or "…" in cloze:
+        return None
+    match = re.fullmatch(rf"(.*\b(\w+)) {BLANK}\.?", cloze, flags=re.S)
+    if match is None or match.group(2) not in _DIRECT_AFTER:
+        return None
+    question, subject = f"{match.group(1)} which {kind}?", re.sub(r" [(][^)]*[)]$", "", title)
+    return question if question.startswith((f"{subject} ", f"The {subject} ")) else f"About {title}: {question}"
+
+
+_QUOTED_CLOZE = re.compile(r"\"([^\"]*" + re.escape(BLANK) + r"[^\"]*)\"")
+_WHICH_AT_THE_END = re.compile(r" which [^\s?]+\?$")  # a kind is one word ("country", "year")
+
+
+def cloze_in(question: str, title: str) -> str | None:
+    """The sentence with its blank that a question asks about: quoted in a cloze question, read back from a direct one
+    (direct_question's inverse); None when there is none."""
+    quoted = _QUOTED_CLOZE.search(question)
+    if quoted:
+        return quoted.group(1)
+    asked = question.removeprefix(f"About {title}: ")
+    return _WHICH_AT_THE_END.sub(f" {BLANK}.", asked) if _WHICH_AT_THE_END.search(asked) else None
 
 
 def _norm(text: str) -> str:
@@ -1886,7 +1918,9 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         distractors, problem = _read_alike(candidate, readings.get(i))
         kind = stem_kind(span, finder.stats)
         templates = TYPED_TEMPLATES if kind else NEUTRAL_TEMPLATES
-        phrasings = [template.format(title=title, cloze=candidate.cloze, kind=kind) for template in templates[:variants]]
+        direct = direct_question(candidate.cloze, kind, title)
+        phrasings = [*([direct] if direct else []), *(template.format(title=title, cloze=candidate.cloze, kind=kind)
+                                                      for template in templates)][:variants]
         problem = problem or phrasing_problem(phrasings[0], answer) or (None if answer in text else "answer not in the paragraph")
         if problem:
             dropped.append((span.text, problem))

@@ -1,15 +1,14 @@
 """The machine-checkable part of "would a careful reader accept this question?" for offline
 (cloze) questions, measured by `make bench-questions`.
 
-Each question is read back from its own text: the quoted sentence is filled with each option in
-turn and tagged again, so an option's kind is judged where it stands. The generator ranks its
+Each question is read back from its own text: the sentence it asks about (quoted, or read back from a
+direct question) is filled with each option in turn and tagged again, so an option's kind is judged where it stands. The generator ranks its
 candidates by the same reading (the issue asked for overgeneration scored by the rubric), so
 `same_type` confirms that ranking rather than testing it blind; the blind test is the human-style
 review in reports/question_review.csv."""
 
 from __future__ import annotations
 
-import re
 
 from sea.choices import LETTERS
 from sea.questions import geography
@@ -17,6 +16,7 @@ from sea.questions.cloze import (
     CorpusStats,
     article_for,
     balanced,
+    cloze_in,
     content_words,
     games_held,
     group_kind,
@@ -41,7 +41,6 @@ CRITERIA = {
     "on_cycle": "year options keep the answer's four-year cycle (Olympics, World Cups, a listed cycle), Games only in years they were held",
     "alike_in_size": f"no country option is over {geography.SIZES_APART:.0f} times larger or smaller than a country answer (population and area)",
 }
-_CLOZE = re.compile(r"\"([^\"]*" + re.escape(BLANK) + r"[^\"]*)\"")
 
 
 def _article_agrees(cloze: str, options: list[str]) -> bool:
@@ -78,10 +77,10 @@ def _on_cycle(cloze: str, title: str, gold: str, options: list[str]) -> bool:
 
 def check(finder: EntityFinder, question: Question, title: str, paragraph: str) -> dict[str, bool]:
     """criterion -> passed for one question (CRITERIA says what each means)."""
-    match = _CLOZE.search(question.question)
-    if match is None:
+    cloze = cloze_in(question.question, title)
+    if cloze is None:
         return dict.fromkeys(CRITERIA, False)
-    cloze, options = match.group(1), list(question.options)
+    options = list(question.options)
     gold = options[LETTERS.index(question.gold_letter)]
     readings = finder.read(cloze, options)
     answer = readings[options.index(gold)]

@@ -30,7 +30,9 @@ from sea.questions.cloze import (
     article_for,
     bounding_years,
     cloze_drafts,
+    cloze_in,
     contemporaries,
+    direct_question,
     cut_from_its_paragraph,
     dates_named,
     era_of,
@@ -780,6 +782,36 @@ def test_an_article_before_the_blank_moves_into_it(finder):
 def _question(text: str, options: list[str], gold: int) -> Question:
     return Question(base_question_id="b", para_id=1, variant=0, question=text, options=options,
                     gold_letter=LETTERS[gold], permutation=[0, 1, 2, 3], statement="", generator="t")
+
+
+def test_a_sentence_that_ends_on_the_blank_after_a_preposition_is_asked_directly():
+    assert direct_question("Yaoundé is the capital city of _____.", "country", "Yaoundé") == "Yaoundé is the capital city of which country?"
+    assert (direct_question("It was founded by Usman dan Fodio in _____.", "year", "Sokoto Caliphate")
+            == "About Sokoto Caliphate: It was founded by Usman dan Fodio in which year?")
+    assert (direct_question("The Spanish–American War was fought in _____.", "year", "Spanish–American War")
+            == "The Spanish–American War was fought in which year?")  # the sentence names its subject: no "About"
+    assert direct_question("Psycho was released in _____.", "year", "Psycho (1960 film)") == "Psycho was released in which year?"
+    assert direct_question("It borders _____ to the east.", "country", "Chad") is None  # the blank mid-sentence
+    assert direct_question("It is a city in southern _____.", "country", "Benin City") is None  # after an adjective
+    assert direct_question("It flows for _____.", "quantity", "Volga") is None  # "which quantity" asks nothing a person would
+    assert direct_question("The Dutch are a _____.", None, "Dutch people") is None  # a group: no kind to name
+    assert direct_question("… the largest tributary of _____.", "river", "Rio Negro") is None  # a cut sentence
+
+
+def test_the_rubric_reads_a_direct_question_as_its_cloze(finder):
+    for cloze in ("It was mapped in _____.", "It was mapped in _____"):
+        direct = direct_question(cloze, "year", "Rio Negro")
+        assert cloze_in(direct, "Rio Negro") == "It was mapped in _____."
+    assert cloze_in('Fill in the blank about Rio Negro: "It was mapped in _____."', "Rio Negro") == "It was mapped in _____."
+    assert cloze_in("What is the capital of Sudan?", "Khartoum") is None
+    paragraph = "The Rio Negro is the largest left tributary of the Amazon River, which was mapped in 1990."
+    options = ["1990", "1985", "1978", "2001"]
+    quoted = check(finder, _question('Which year completes this statement about Rio Negro? "It was mapped in _____."', options, 0),
+                   "Rio Negro", paragraph)
+    direct = check(finder, _question(direct_question("It was mapped in _____.", "year", "Rio Negro"), options, 0), "Rio Negro", paragraph)
+    assert direct == quoted and all(direct.values())
+    future = _question(direct_question("It was mapped in _____.", "year", "Rio Negro"), ["1990", "1985", "2031", "2001"], 0)
+    assert not check(finder, future, "Rio Negro", paragraph)["no_future_year"]
 
 
 def test_options_are_spaced_alike(finder):
