@@ -32,7 +32,11 @@ knowledge base, --run-id review73: 982 base questions asked, 696 that rounds 67-
 67-72 and the rounds before it on that run); round 76: 20270213, from run review76 (2918a3c's generator on the knowledge
 base `unread-kb` builds: the excerpt plus the articles of gensim's second dump sample that it lacks; every question asked
 by the command it prints, --run-id review76), drawn with --unread-articles: every question on an article no sheet had shown,
-fewer than 100, so the seed only orders them). One phrasing per base question is drawn: two phrasings of one question are one item
+fewer than 100, so the seed only orders them); round 77: 20270214, from the default run made by 74c07ef's generator,
+which asks a sentence that ends on the blank as a direct question, excluding the sheets of every earlier round (1-65 and
+67-76): the default run's questions no reader has seen, most of them those now asked directly (a new wording gives a
+question a new id); their facts and distractors are those of the knowledge base the rules came from, so the round
+measures the direct wording, not questions out of sample. One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made. Each reader gets the text of benchmarks/question_review_instructions.md
