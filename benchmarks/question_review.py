@@ -36,7 +36,10 @@ fewer than 100, so the seed only orders them); round 77: 20270214, from the defa
 which asks a sentence that ends on the blank as a direct question, excluding the sheets of every earlier round (1-65 and
 67-76): the default run's questions no reader has seen, most of them those now asked directly (a new wording gives a
 question a new id); their facts and distractors are those of the knowledge base the rules came from, so the round
-measures the direct wording, not questions out of sample. One phrasing per base question is drawn: two phrasings of one question are one item
+measures the direct wording, not questions out of sample; round 78: 20270215, from run whole74c (every vital10k question
+of the same generator: `sea audit --set budget.testee_calls=8000 --set "search.arms=[random]" --set search.seed=52
+--run-id whole74c`), excluding the sheets of every earlier round (1-65 and 67-77): the rest of the questions now asked
+directly. One phrasing per base question is drawn: two phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
 the question was made. Each reader gets the text of benchmarks/question_review_instructions.md
