@@ -212,9 +212,10 @@ _DIRECT_AFTER = frozenset("of in to until from into at by for with on near after
 def direct_question(cloze: str, kind: str | None, title: str) -> str | None:
     """The cloze asked as a question about its one fact where that is a plain substitution: a whole sentence that ends on
     the blank after a preposition, the blank read as "which <kind>" ("Budapest is the capital and most populous city of
-    which country?"), "About <title>: " before it unless it begins with the title ("The Spanish–American War was …"). None for a quantity or a group
-    (no kind a "which" can name), a cut sentence, or a blank elsewhere: there the quoted cloze stays."""
-    if kind is None or kind == QUANTITY or "…" in cloze:
+    which country?"), "About <title>: " before it unless it begins with its subject ("The Spanish–American War was …").
+    None for a quantity or a group (no kind a "which" can name), a kind of several words (cloze_in reads back one), a
+    cut sentence, or a blank elsewhere: there the quoted cloze stays."""
+    if kind is None or kind == QUANTITY or " " in kind or "…" in cloze:
         return None
     match = re.fullmatch(rf"(.*\b(\w+)) {BLANK}\.?", cloze, flags=re.S)
     if match is None or match.group(2) not in _DIRECT_AFTER:
@@ -224,7 +225,7 @@ def direct_question(cloze: str, kind: str | None, title: str) -> str | None:
 
 
 _QUOTED_CLOZE = re.compile(r"\"([^\"]*" + re.escape(BLANK) + r"[^\"]*)\"")
-_WHICH_AT_THE_END = re.compile(r" which [^\s?]+\?$")  # a kind is one word ("country", "year")
+_WHICH_AT_THE_END = re.compile(r" which [^\s?]+\?$")  # direct_question names a kind of one word
 
 
 def cloze_in(question: str, title: str) -> str | None:

@@ -1,14 +1,13 @@
 """The machine-checkable part of "would a careful reader accept this question?" for offline
 (cloze) questions, measured by `make bench-questions`.
 
-Each question is read back from its own text: the sentence it asks about (quoted, or read back from a
-direct question) is filled with each option in turn and tagged again, so an option's kind is judged where it stands. The generator ranks its
-candidates by the same reading (the issue asked for overgeneration scored by the rubric), so
-`same_type` confirms that ranking rather than testing it blind; the blind test is the human-style
-review in reports/question_review.csv."""
+Each question is read back from its own text: the sentence it asks about (quoted, or read back from
+a direct question) is filled with each option in turn and tagged again, so an option's kind is
+judged where it stands. The generator ranks its candidates by the same reading (the issue asked for
+overgeneration scored by the rubric), so `same_type` confirms that ranking rather than testing it
+blind; the blind test is the human-style review in reports/question_review.csv."""
 
 from __future__ import annotations
-
 
 from sea.choices import LETTERS
 from sea.questions import geography

@@ -795,6 +795,7 @@ def test_a_sentence_that_ends_on_the_blank_after_a_preposition_is_asked_directly
     assert direct_question("It is a city in southern _____.", "country", "Benin City") is None  # after an adjective
     assert direct_question("It flows for _____.", "quantity", "Volga") is None  # "which quantity" asks nothing a person would
     assert direct_question("The Dutch are a _____.", None, "Dutch people") is None  # a group: no kind to name
+    assert direct_question("It was designed by _____.", "landscape architect", "Central Park") is None  # read back: one word
     assert direct_question("… the largest tributary of _____.", "river", "Rio Negro") is None  # a cut sentence
 
 
