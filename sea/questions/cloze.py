@@ -234,8 +234,8 @@ def cloze_in(question: str, title: str) -> str | None:
     quoted = _QUOTED_CLOZE.search(question)
     if quoted:
         return quoted.group(1)
-    asked = question.removeprefix(f"About {title}: ")
-    return _WHICH_AT_THE_END.sub(f" {BLANK}.", asked) if _WHICH_AT_THE_END.search(asked) else None
+    read, found = _WHICH_AT_THE_END.subn(f" {BLANK}.", question.removeprefix(f"About {title}: "))
+    return read if found else None
 
 
 def _norm(text: str) -> str:
@@ -1921,7 +1921,7 @@ def cloze_drafts(para_id: int, title: str, text: str, neighbour_spans: Callable[
         templates = TYPED_TEMPLATES if kind else NEUTRAL_TEMPLATES
         direct = direct_question(candidate.cloze, kind, title)
         phrasings = [*([direct] if direct else []), *(template.format(title=title, cloze=candidate.cloze, kind=kind)
-                                                      for template in templates)][:variants]
+                                                      for template in templates[:variants])][:variants]
         problem = problem or phrasing_problem(phrasings[0], answer) or (None if answer in text else "answer not in the paragraph")
         if problem:
             dropped.append((span.text, problem))
