@@ -2,8 +2,8 @@
 
 `make schedule` serves it from this process (python -m flows.deploy) against a real Prefect server
 — the one PREFECT_API_URL names, or one started here with its scheduler and stopped with this
-process. With a long-lived server and a work pool, `prefect deploy` does the same from
-prefect.yaml (README: "Recurring audits"). Every scheduled run gets a new run id and its own
+process. With a long-lived server and a work pool, `prefect deploy flows/audit.py:sea_audit` does the same
+(README: "Recurring audits"). Every scheduled run gets a new run id and its own
 MLflow run, tagged with the schedule, so audits of the same model line up over time."""
 
 from __future__ import annotations

