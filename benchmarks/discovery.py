@@ -51,7 +51,13 @@ ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
              "sea_plus + evidence sources + yield pruning": {"search.plus.evidence_sources": True, "search.plus.yield_pruning": True},
              "sea_plus + all five": {"search.plus.evidence_sources": True, "search.plus.yield_pruning": True,
                                      "search.plus.bandit": True, "search.plus.region_retrieval": True,
-                                     "search.plus.failure_prior": True}}
+                                     "search.plus.failure_prior": True},
+             # Added before any result with them: the prior read from a candidate's nearest evaluated paragraphs,
+             # alone and with the bandit (the switch that came nearest to helping on every profile).
+             "sea_plus + neighbour prior": {"search.plus.failure_prior": True, "search.plus.prior_model": "neighbours"},
+             "sea_plus + bandit + neighbour prior": {"search.plus.bandit": True, "search.plus.failure_prior": True,
+                                                     "search.plus.prior_model": "neighbours"}}
+PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored
 PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior
 PAPER_PRIOR_ACCURACY = "66-68%"  # Knowl 11: BERT classifiers on 4,402 gpt-4o paragraphs
 BUDGETS = (2000, 5000)  # 40 paragraphs x 5 questions = 200 a step: 10 and 25 steps
@@ -416,38 +422,43 @@ def switch_markdown(effects: list[dict]) -> list[str]:
 
 
 def prior_summary(rows: list[dict]) -> list[dict]:
-    """The failure prior's held-out accuracy and AUC per profile and block of steps, mean over
-    seeds: the runs with the prior alone, in the first question setting that has them (5 questions
-    in a full run, where the prior was first measured)."""
-    alone = [r for r in rows if r["arm"] == "sea_plus + failure prior" and r.get("prior_by_block")]
-    setting = next((s for s in SETTINGS if any(r["setting"] == s for r in alone)), None)
-    scored = [{"profile": r["profile"], "budget": r["budget"], **block} for r in alone if r["setting"] == setting
-              for block in r["prior_by_block"] if block["paragraphs"]]
-    if not scored:
-        return []
-    frame = pd.DataFrame(scored)
-    return [{"setting": setting, "budget": int(frame["budget"].max()), "profile": profile, "first_step": int(first), "seeds": len(group),
-             "paragraphs": float(group["paragraphs"].mean()),
-             "accuracy": interval(group["accuracy"].tolist()), "auc": interval(group["auc"].dropna().tolist())}
-            for (profile, first), group in frame.groupby(["profile", "first_step"], sort=True)]
+    """Each prior's held-out accuracy and AUC per profile and block of steps, mean over seeds: the
+    runs with a prior alone, in the first question setting that has them (5 questions in a full
+    run, where the prior was first measured)."""
+    summary = []
+    for arm in PRIORS_ALONE:
+        alone = [r for r in rows if r["arm"] == arm and r.get("prior_by_block")]
+        setting = next((s for s in SETTINGS if any(r["setting"] == s for r in alone)), None)
+        scored = [{"profile": r["profile"], "budget": r["budget"], **block} for r in alone if r["setting"] == setting
+                  for block in r["prior_by_block"] if block["paragraphs"]]
+        if not scored:
+            continue
+        frame = pd.DataFrame(scored)
+        summary += [{"arm": arm, "setting": setting, "budget": int(frame["budget"].max()), "profile": profile,
+                     "first_step": int(first), "seeds": len(group), "paragraphs": float(group["paragraphs"].mean()),
+                     "accuracy": interval(group["accuracy"].tolist()), "auc": interval(group["auc"].dropna().tolist())}
+                    for (profile, first), group in frame.groupby(["profile", "first_step"], sort=True)]
+    return summary
 
 
 def prior_markdown(summary: list[dict]) -> list[str]:
-    if not summary:
-        return []
-    profiles = list(dict.fromkeys(s["profile"] for s in summary))
-    cells = {(s["profile"], s["first_step"]): s for s in summary}
-    lines = ["## The learned failure prior, held out", "",
-             f"`sea_plus + failure prior`, {summary[0]['setting']}, {summary[0]['budget']} questions: at each step the classifier, trained on the paragraphs "
-             f"evaluated before it, predicted the paragraphs it helped draw; scored once they were asked, pooled over "
-             f"{PRIOR_BLOCK} steps (accuracy at probability 0.5 / ROC AUC, mean over seeds; '-': nothing predicted, or one "
-             f"class only). The paper's BERT classifiers reached {PAPER_PRIOR_ACCURACY} accuracy.", "",
-             "| steps | " + " | ".join(profiles) + " |", "|" + " --- |" * (len(profiles) + 1)]
-    for first in sorted({s["first_step"] for s in summary}):
-        row = [f"{_fmt(cells[(p, first)]['accuracy'], 2).split(' ')[0]} / {_fmt(cells[(p, first)]['auc'], 2).split(' ')[0]}"
-               if (p, first) in cells else "-" for p in profiles]
-        lines.append(f"| {first}-{first + PRIOR_BLOCK - 1} | " + " | ".join(row) + " |")
-    return lines + [""]
+    lines = []
+    for arm in dict.fromkeys(s["arm"] for s in summary):
+        of_arm = [s for s in summary if s["arm"] == arm]
+        profiles = list(dict.fromkeys(s["profile"] for s in of_arm))
+        cells = {(s["profile"], s["first_step"]): s for s in of_arm}
+        lines += [f"## The learned failure prior, held out{'' if arm == PRIORS_ALONE[0] else ': ' + arm.split(' + ')[1]}", "",
+                  f"`{arm}`, {of_arm[0]['setting']}, {of_arm[0]['budget']} questions: at each step the classifier, trained on the paragraphs "
+                  f"evaluated before it, predicted the paragraphs it helped draw; scored once they were asked, pooled over "
+                  f"{PRIOR_BLOCK} steps (accuracy at probability 0.5 / ROC AUC, mean over seeds; '-': nothing predicted, or one "
+                  f"class only). The paper's BERT classifiers reached {PAPER_PRIOR_ACCURACY} accuracy.", "",
+                  "| steps | " + " | ".join(profiles) + " |", "|" + " --- |" * (len(profiles) + 1)]
+        for first in sorted({s["first_step"] for s in of_arm}):
+            row = [f"{_fmt(cells[(p, first)]['accuracy'], 2).split(' ')[0]} / {_fmt(cells[(p, first)]['auc'], 2).split(' ')[0]}"
+                   if (p, first) in cells else "-" for p in profiles]
+            lines.append(f"| {first}-{first + PRIOR_BLOCK - 1} | " + " | ".join(row) + " |")
+        lines.append("")
+    return lines
 
 
 def _fmt(cell: dict | None, digits: int = 3, sign: str = "") -> str:

@@ -231,6 +231,7 @@ class PlusSettings(_Section):
     bandit: bool = False  # share each batch among the sources by Thompson sampling on their yields
     region_retrieval: bool = False  # query from a source's region (it and the sources it led to); k by its yield
     failure_prior: bool = False  # weight candidates by a classifier of failure trained on the paragraphs evaluated so far
+    prior_model: Literal["logistic", "neighbours"] = "logistic"  # ... a logistic regression, or the failures of a candidate's nearest evaluated paragraphs
 
 
 class SearchSettings(_Section):

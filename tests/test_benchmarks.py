@@ -59,11 +59,14 @@ def test_the_failure_prior_is_reported_per_profile_and_block_of_steps():
                                {"first_step": 5, "paragraphs": 40, "accuracy": accuracy, "auc": accuracy + 0.1}]
     rows = [_row("sea_plus + failure prior", seed, 0.3) | {"prior_by_block": blocks(0.6 + 0.1 * seed)} for seed in (0, 1)]
     rows.append(_row("sea_plus + all four", 0, 0.3) | {"prior_by_block": blocks(0.0)})  # the prior alone is what is scored
+    rows.append(_row("sea_plus + neighbour prior", 0, 0.3) | {"prior_by_block": blocks(0.8)})
     summary = discovery.prior_summary(rows)
-    assert [(s["profile"], s["first_step"], s["seeds"]) for s in summary] == [("paper-regime", 5, 2)]  # nothing predicted at first
+    assert [(s["arm"], s["profile"], s["first_step"], s["seeds"]) for s in summary] == [
+        ("sea_plus + failure prior", "paper-regime", 5, 2), ("sea_plus + neighbour prior", "paper-regime", 5, 1)]  # nothing predicted at first
     assert abs(summary[0]["accuracy"]["mean"] - 0.65) < 1e-12 and abs(summary[0]["auc"]["mean"] - 0.75) < 1e-12
     text = discovery.markdown(discovery.summarise([*rows, _row("random", 0, 0.2)], Namespace(seeds=2, skip_paper=True, rows=None, settings=None), 1.0))
     assert "| steps | paper-regime |" in text and "| 5-9 | 0.65 / 0.75 |" in text and discovery.PAPER_PRIOR_ACCURACY in text
+    assert "## The learned failure prior, held out: neighbour prior" in text and "| 5-9 | 0.80 / 0.90 |" in text
 
 
 def test_each_switch_is_judged_against_plain_sea_plus_on_the_same_seeds():

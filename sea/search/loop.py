@@ -75,7 +75,7 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
         if provenance and arm.weighted_draw(settings.plus):
             weights = candidate_weights(provenance, state.error_rates)
         if provenance and arm.failure_prior(settings.plus):
-            predicted = predict_failures(state, settings.tau, paragraphs, sorted(provenance))
+            predicted = predict_failures(state, settings.tau, paragraphs, sorted(provenance), settings.plus.prior_model)
             if predicted:
                 weights = {c: (1.0 if weights is None else weights[c]) * predicted[c] for c in provenance}
         pool = list(provenance) or unvisited(paragraphs, state.visited_paras)
@@ -89,11 +89,12 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
                  {p: predicted[p] for p in batch if p in predicted})
 
 
-def predict_failures(state: SearchState, tau: float, paragraphs: ParagraphEmbeddings, candidates: list[int]) -> dict[int, float]:
-    """candidate -> P(its error rate exceeds tau) from a classifier fitted on the paragraphs
-    evaluated so far; empty while there are too few examples of either outcome."""
+def predict_failures(state: SearchState, tau: float, paragraphs: ParagraphEmbeddings, candidates: list[int],
+                     prior_model: str = "logistic") -> dict[int, float]:
+    """candidate -> P(its error rate exceeds tau) from a prior fitted on the paragraphs evaluated
+    so far; empty while there are too few examples of either outcome."""
     evaluated = sorted(state.error_rates)
-    model = fit_prior(paragraphs.vectors_of(evaluated), np.array([state.error_rates[p] > tau for p in evaluated]))
+    model = fit_prior(paragraphs.vectors_of(evaluated), np.array([state.error_rates[p] > tau for p in evaluated]), prior_model)
     if model is None:
         return {}
     return dict(zip(candidates, failure_probability(model, paragraphs.vectors_of(candidates)).tolist(), strict=True))

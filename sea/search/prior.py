@@ -1,6 +1,8 @@
-"""sea_plus's learned failure prior (search.plus.failure_prior): a logistic regression trained
-during the audit on the paragraphs evaluated so far (their embeddings; label: error rate above
-tau), predicting which candidates will fail. It is refitted from the search state at every step,
+"""sea_plus's learned failure prior (search.plus.failure_prior): a model trained during the audit
+on the paragraphs evaluated so far (their embeddings; label: error rate above tau), predicting
+which candidates will fail — a logistic regression, or (search.plus.prior_model: neighbours) the
+failures among a candidate's most similar evaluated paragraphs. It is refitted from the search
+state at every step,
 so a resumed search uses exactly the prior an uninterrupted one would, and its predictions for
 each batch are kept with the batch, where the benchmark scores them (held out: the model never
 saw the paragraphs it predicted)."""
@@ -15,20 +17,44 @@ if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression
 
 MIN_PER_CLASS = 5  # fewer failed (or passed) paragraphs than this: no prior yet
+NEIGHBOURS = 10  # evaluated paragraphs the neighbours prior reads per candidate; a blind spot spans about 100 documents
 
 
-def fit_prior(vectors: np.ndarray, failed: np.ndarray) -> LogisticRegression | None:
-    """The classifier on evaluated paragraphs' vectors, classes weighted to balance (failures are
-    the rarer class early on); None until both classes have MIN_PER_CLASS examples."""
-    from sklearn.linear_model import LogisticRegression  # here: scikit-learn is a second and a half of every audit's start
+class NeighbourPrior:
+    """P(failure) of a paragraph from the k evaluated paragraphs most similar to it (cosine): their
+    failures weighted by similarity, with one pseudo-paragraph at the overall failure rate, so that
+    a candidate far from everything evaluated gets about that rate. Blind spots are regions of the
+    embedding space, which a linear boundary draws poorly."""
 
+    def __init__(self, vectors: np.ndarray, failed: np.ndarray, k: int = NEIGHBOURS):
+        self.vectors = vectors
+        self.failed = failed.astype(float)
+        self.k = min(k, len(failed))
+
+    def predict_proba(self, vectors: np.ndarray) -> np.ndarray:
+        similarity = vectors @ self.vectors.T
+        nearest = np.argsort(-similarity, axis=1, kind="stable")[:, : self.k]
+        weight = np.clip(np.take_along_axis(similarity, nearest, axis=1), 0.0, None)
+        failing = (weight * self.failed[nearest]).sum(axis=1) + self.failed.mean()
+        probability = failing / (weight.sum(axis=1) + 1.0)
+        return np.column_stack([1.0 - probability, probability])
+
+
+def fit_prior(vectors: np.ndarray, failed: np.ndarray, model: str = "logistic") -> LogisticRegression | NeighbourPrior | None:
+    """The prior fitted on evaluated paragraphs' vectors: a logistic regression with classes
+    weighted to balance (failures are the rarer class early on), or the neighbours prior; None
+    until both classes have MIN_PER_CLASS examples."""
     failures = int(failed.sum())
     if min(failures, len(failed) - failures) < MIN_PER_CLASS:
         return None
+    if model == "neighbours":
+        return NeighbourPrior(vectors, failed)
+    from sklearn.linear_model import LogisticRegression  # here: scikit-learn is a second and a half of every audit's start
+
     return LogisticRegression(class_weight="balanced", max_iter=1000).fit(vectors, failed.astype(int))
 
 
-def failure_probability(model: LogisticRegression, vectors: np.ndarray) -> np.ndarray:
+def failure_probability(model: LogisticRegression | NeighbourPrior, vectors: np.ndarray) -> np.ndarray:
     return model.predict_proba(vectors)[:, 1]
 
 

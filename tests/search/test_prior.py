@@ -28,11 +28,33 @@ def test_the_prior_learns_which_topic_fails_from_a_tiny_set():
     assert np.array_equal(failure_probability(fit_prior(vectors, failed), held_out), probability)  # deterministic
 
 
-def test_no_prior_until_both_outcomes_have_enough_examples():
+def test_the_neighbours_prior_learns_which_topic_fails_from_a_tiny_set():
     vectors, failed = _two_topics(np.random.default_rng(0), 6)
-    assert fit_prior(vectors[:10], failed[:10]) is None  # 6 failed, 4 passed
-    assert fit_prior(vectors[2:], failed[2:]) is None  # 4 failed, 6 passed
-    assert fit_prior(vectors[1:], failed[1:]) is not None  # 5 and 6
+    unit = lambda v: v / np.linalg.norm(v, axis=1, keepdims=True)  # noqa: E731 - the embedder's vectors are unit length
+    model = fit_prior(unit(vectors), failed, "neighbours")
+    held_out, truth = _two_topics(np.random.default_rng(1), 20)
+    probability = failure_probability(model, unit(held_out))
+    assert probability[truth].mean() > 0.7 and probability[~truth].mean() < 0.3
+    assert np.array_equal(failure_probability(fit_prior(unit(vectors), failed, "neighbours"), unit(held_out)), probability)
+
+
+def test_the_neighbours_prior_on_hand_made_counts():
+    # 20 evaluated paragraphs: 10 on the first axis (5 failed), 10 on the second (none failed).
+    vectors = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
+    model = fit_prior(np.repeat(vectors, 5, axis=0), np.repeat([True, False, False, False], 5), "neighbours")
+    assert model.k == 10
+    # k = 10 of 20: the 10 on the first axis, 5 failed: (5 + 1/4) / (10 + 1).
+    assert failure_probability(model, np.array([[1.0, 0.0]]))[0] == pytest.approx(5.25 / 11)
+    # At right angles to everything evaluated, nothing but the overall rate: 1/4.
+    assert failure_probability(model, np.array([[0.0, 0.0]]))[0] == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize("model", ["logistic", "neighbours"])
+def test_no_prior_until_both_outcomes_have_enough_examples(model):
+    vectors, failed = _two_topics(np.random.default_rng(0), 6)
+    assert fit_prior(vectors[:10], failed[:10], model) is None  # 6 failed, 4 passed
+    assert fit_prior(vectors[2:], failed[2:], model) is None  # 4 failed, 6 passed
+    assert fit_prior(vectors[1:], failed[1:], model) is not None  # 5 and 6
 
 
 def test_held_out_accuracy_and_auc_on_hand_made_predictions():
@@ -46,12 +68,12 @@ def test_held_out_accuracy_and_auc_on_hand_made_predictions():
     assert prior_quality({}, error_rates, 0.5) == {"paragraphs": 0, "accuracy": None, "auc": None}
 
 
-@pytest.mark.parametrize("switch", [False, True])
-def test_the_prior_weights_the_draw_only_when_switched_on(vital_sample, embedder, switch):
+@pytest.mark.parametrize(("switch", "model"), [(False, "logistic"), (True, "logistic"), (True, "neighbours")])
+def test_the_prior_weights_the_draw_only_when_switched_on(vital_sample, embedder, switch, model):
     paragraphs = ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
     index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
     settings = vital_sample.search.model_copy(update={"batch_size": 20, "k_documents": 10, "m_paragraphs": 3,
-                                                      "plus": PlusSettings(failure_prior=switch)})
+                                                      "plus": PlusSettings(failure_prior=switch, prior_model=model)})
     first = choose_batch(SearchState(arm="sea_plus", seed=0), settings, index, paragraphs)
     rates = {p: float(i % 2) for i, p in enumerate(first.para_ids)}  # 10 failed, 10 passed
     sources = {p for p, rate in rates.items() if rate > 0.5}
