@@ -40,7 +40,9 @@ measures the direct wording, not questions out of sample; round 78: 20270215, fr
 of the same generator: `sea audit --set budget.testee_calls=8000 --set "search.arms=[random]" --set search.seed=52
 --run-id whole74c`), excluding the sheets of every earlier round (1-65 and 67-77): the rest of the questions now asked
 directly; round 79: 20270216, from run whole74c again, excluding the sheets of every earlier round (1-65 and 67-78): more
-of vital10k's questions no reader has seen, by the same generator. One phrasing per base question is drawn: two
+of vital10k's questions no reader has seen, by the same generator; round 80: 20270217, from the default run (74c07ef's
+generator), excluding the sheets of every earlier round (1-65 and 67-79): the default audit's questions no reader has
+seen yet. One phrasing per base question is drawn: two
 phrasings of one question are one item
 (round 1 was drawn before this rule, per phrasing, and holds one question twice).
 The sheet shows what the testee saw plus the paragraph and the gold answer; nothing about how
