@@ -56,7 +56,10 @@ ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
              # alone and with the bandit (the switch that came nearest to helping on every profile).
              "sea_plus + neighbour prior": {"search.plus.failure_prior": True, "search.plus.prior_model": "neighbours"},
              "sea_plus + bandit + neighbour prior": {"search.plus.bandit": True, "search.plus.failure_prior": True,
-                                                     "search.plus.prior_model": "neighbours"}}
+                                                     "search.plus.prior_model": "neighbours"},
+             # Added before any result with them: with no active source, explore where a prior predicts failure.
+             "sea_plus + guided exploration": {"search.plus.guided_exploration": True, "search.plus.prior_model": "neighbours"},
+             "sea_plus + guided exploration, logistic": {"search.plus.guided_exploration": True}}
 PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored
 PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior
 PAPER_PRIOR_ACCURACY = "66-68%"  # Knowl 11: BERT classifiers on 4,402 gpt-4o paragraphs

@@ -35,6 +35,9 @@ class Arm:
     def failure_prior(self, plus) -> bool:
         return self.plus and plus.failure_prior
 
+    def guided_exploration(self, plus) -> bool:
+        return self.plus and plus.guided_exploration
+
 
 ARMS = {arm.name: arm for arm in (
     Arm("sea", retrieves=True, prunes=True, colour="#c0392b"),

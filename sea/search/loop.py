@@ -55,7 +55,7 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
     active sources (sea_plus: around the regions they lead), drawn uniformly (sea_plus: by
     weight, times the failure prior's probability, or shared among the sources by a bandit).
     Without candidates (the random arm, or no active source left) the search explores uniformly
-    among unvisited paragraphs."""
+    among unvisited paragraphs (sea_plus with guided exploration: by the prior, among scouts)."""
     rng = state.rng()
     provenance: dict[int, dict[int, float]] = {}
     predicted: dict[int, float] = {}
@@ -82,6 +82,8 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
         if provenance and arm.bandit(settings.plus):
             counts = {source: yield_counts(state.dag, source, state.sources) for source in state.active_sources}
             batch = bandit_draw(provenance, counts, settings.batch_size, rng, weights)
+        elif not provenance and arm.guided_exploration(settings.plus):
+            batch, predicted = explore_by_prior(state, settings, paragraphs, pool, rng)
         else:
             batch = draw(pool, settings.batch_size, rng, weights)
         pool_size = len(pool)
@@ -98,6 +100,19 @@ def predict_failures(state: SearchState, tau: float, paragraphs: ParagraphEmbedd
     if model is None:
         return {}
     return dict(zip(candidates, failure_probability(model, paragraphs.vectors_of(candidates)).tolist(), strict=True))
+
+
+SCOUTS = 10  # unvisited paragraphs the prior scores per exploration slot: a sample, so a 7M-paragraph base costs the same
+
+
+def explore_by_prior(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, pool: list[int],
+                     rng: np.random.Generator) -> tuple[list[int], dict[int, float]]:
+    """sea_plus's guided exploration: SCOUTS x batch_size unvisited paragraphs drawn uniformly, the
+    batch drawn among them in proportion to the prior's probability of failure (uniformly while
+    the prior has too few examples); returns the batch and the scouts' predictions."""
+    scouts = draw(pool, SCOUTS * settings.batch_size, rng)
+    predicted = predict_failures(state, settings.tau, paragraphs, scouts, settings.plus.prior_model)
+    return draw(scouts, settings.batch_size, rng, predicted or None), predicted
 
 
 def unvisited(paragraphs: ParagraphEmbeddings, visited: set[int]) -> list[int]:

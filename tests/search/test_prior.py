@@ -1,12 +1,12 @@
 """sea_plus's learned failure prior: training on a tiny set, its held-out scoring, and its use in the
-batch draw."""
+batch draw and in guided exploration."""
 
 import numpy as np
 import pytest
 
 from sea.index import DocumentIndex
 from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
-from sea.search.loop import Batch, choose_batch
+from sea.search.loop import Batch, choose_batch, predict_failures
 from sea.search.prior import failure_probability, fit_prior, prior_quality
 from sea.search.state import SearchState
 from sea.settings import PlusSettings
@@ -87,3 +87,29 @@ def test_the_prior_weights_the_draw_only_when_switched_on(vital_sample, embedder
     assert Batch.from_json(batch.to_json()).predicted == batch.predicted
     again = choose_batch(state, settings, index, paragraphs)
     assert again.para_ids == batch.para_ids and again.predicted == batch.predicted  # a resumed step draws the same
+
+
+def test_guided_exploration_draws_where_the_prior_predicts_failure(vital_sample, embedder):
+    paragraphs = ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
+    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
+    guided_settings = vital_sample.search.model_copy(
+        update={"batch_size": 10, "plus": PlusSettings(guided_exploration=True, prior_model="neighbours")})
+    first = choose_batch(SearchState(arm="sea_plus", seed=0), guided_settings, index, paragraphs)
+
+    def explored(rates: dict[int, float], settings) -> Batch:  # no active source: the step explores
+        state = SearchState(arm="sea_plus", seed=0, step=1, error_rates=rates, visited_paras=set(first.para_ids),
+                            visited_docs={paragraphs.store.document_of(p) for p in first.para_ids})
+        return choose_batch(state, settings, index, paragraphs)
+
+    rates = {p: float(i % 2) for i, p in enumerate(first.para_ids)}  # 5 failed, 5 passed
+    guided = explored(rates, guided_settings)
+    uniform = explored(rates, guided_settings.model_copy(update={"plus": PlusSettings(prior_model="neighbours")}))
+    assert guided.candidates == uniform.candidates == 500 - 10 and not any(guided.provenance.values())
+    assert not set(guided.para_ids) & set(first.para_ids) and len(guided.para_ids) == 10
+    assert set(guided.predicted) == set(guided.para_ids) and uniform.predicted == {}
+    state = SearchState(arm="sea_plus", seed=0, step=1, error_rates=rates)
+    prior_of_uniform = predict_failures(state, 0.5, paragraphs, uniform.para_ids, "neighbours")
+    assert np.mean(list(guided.predicted.values())) > np.mean(list(prior_of_uniform.values()))
+    assert explored(rates, guided_settings).para_ids == guided.para_ids  # a resumed step draws the same
+    too_few = explored({p: float(i < 2) for i, p in enumerate(first.para_ids)}, guided_settings)  # 2 failed: no prior yet
+    assert too_few.predicted == {} and len(too_few.para_ids) == 10
