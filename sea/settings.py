@@ -231,7 +231,7 @@ class PlusSettings(_Section):
     bandit: bool = False  # share each batch among the sources by Thompson sampling on their yields
     region_retrieval: bool = False  # query from a source's region (it and the sources it led to); k by its yield
     failure_prior: bool = False  # weight candidates by a classifier of failure trained on the paragraphs evaluated so far
-    guided_exploration: bool = False  # with no active source, draw the exploration batch by the prior, not uniformly
+    guided_exploration: bool = False  # a step without candidates draws its exploration batch by the prior, not uniformly
     prior_model: Literal["logistic", "neighbours"] = "logistic"  # ... a logistic regression, or the failures of a candidate's nearest evaluated paragraphs
 
 

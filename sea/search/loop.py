@@ -55,7 +55,7 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
     active sources (sea_plus: around the regions they lead), drawn uniformly (sea_plus: by
     weight, times the failure prior's probability, or shared among the sources by a bandit).
     Without candidates (the random arm, or no active source left) the search explores uniformly
-    among unvisited paragraphs (sea_plus with guided exploration: by the prior, among scouts)."""
+    among unvisited paragraphs (sea_plus with guided exploration: by the prior, among a sample)."""
     rng = state.rng()
     provenance: dict[int, dict[int, float]] = {}
     predicted: dict[int, float] = {}
@@ -92,7 +92,7 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
 
 
 def predict_failures(state: SearchState, tau: float, paragraphs: ParagraphEmbeddings, candidates: list[int],
-                     prior_model: str = "logistic") -> dict[int, float]:
+                     prior_model: str) -> dict[int, float]:
     """candidate -> P(its error rate exceeds tau) from a prior fitted on the paragraphs evaluated
     so far; empty while there are too few examples of either outcome."""
     evaluated = sorted(state.error_rates)
@@ -107,10 +107,13 @@ SCOUTS = 10  # unvisited paragraphs the prior scores per exploration slot: a sam
 
 def explore_by_prior(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, pool: list[int],
                      rng: np.random.Generator) -> tuple[list[int], dict[int, float]]:
-    """sea_plus's guided exploration: SCOUTS x batch_size unvisited paragraphs drawn uniformly, the
+    """sea_plus's guided exploration, for a step without candidates (no active source, or none that
+    retrieves anything new): SCOUTS x batch_size unvisited paragraphs drawn uniformly, the
     batch drawn among them in proportion to the prior's probability of failure (uniformly while
     the prior has too few examples); returns the batch and the scouts' predictions."""
     scouts = draw(pool, SCOUTS * settings.batch_size, rng)
+    if not scouts:  # every paragraph visited: the arm is done
+        return [], {}
     predicted = predict_failures(state, settings.tau, paragraphs, scouts, settings.plus.prior_model)
     return draw(scouts, settings.batch_size, rng, predicted or None), predicted
 

@@ -29,7 +29,7 @@ class NeighbourPrior:
     def __init__(self, vectors: np.ndarray, failed: np.ndarray, k: int = NEIGHBOURS):
         self.vectors = vectors
         self.failed = failed.astype(float)
-        self.k = min(k, len(failed))
+        self.k = k
 
     def predict_proba(self, vectors: np.ndarray) -> np.ndarray:
         similarity = vectors @ self.vectors.T

@@ -6,7 +6,7 @@ import pytest
 
 from sea.index import DocumentIndex
 from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
-from sea.search.loop import Batch, choose_batch, predict_failures
+from sea.search.loop import SCOUTS, Batch, choose_batch, explore_by_prior
 from sea.search.prior import failure_probability, fit_prior, prior_quality
 from sea.search.state import SearchState
 from sea.settings import PlusSettings
@@ -42,7 +42,6 @@ def test_the_neighbours_prior_on_hand_made_counts():
     # 20 evaluated paragraphs: 10 on the first axis (5 failed), 10 on the second (none failed).
     vectors = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
     model = fit_prior(np.repeat(vectors, 5, axis=0), np.repeat([True, False, False, False], 5), "neighbours")
-    assert model.k == 10
     # k = 10 of 20: the 10 on the first axis, 5 failed: (5 + 1/4) / (10 + 1).
     assert failure_probability(model, np.array([[1.0, 0.0]]))[0] == pytest.approx(5.25 / 11)
     # At right angles to everything evaluated, nothing but the overall rate: 1/4.
@@ -68,7 +67,7 @@ def test_held_out_accuracy_and_auc_on_hand_made_predictions():
     assert prior_quality({}, error_rates, 0.5) == {"paragraphs": 0, "accuracy": None, "auc": None}
 
 
-@pytest.mark.parametrize(("switch", "model"), [(False, "logistic"), (True, "logistic"), (True, "neighbours")])
+@pytest.mark.parametrize(("switch", "model"), [(False, "logistic"), (False, "neighbours"), (True, "logistic"), (True, "neighbours")])
 def test_the_prior_weights_the_draw_only_when_switched_on(vital_sample, embedder, switch, model):
     paragraphs = ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
     index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
@@ -91,25 +90,48 @@ def test_the_prior_weights_the_draw_only_when_switched_on(vital_sample, embedder
 
 def test_guided_exploration_draws_where_the_prior_predicts_failure(vital_sample, embedder):
     paragraphs = ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
+    ids = sorted(paragraphs.store.para_ids().tolist())
+    category = {p: paragraphs.store.category_of(paragraphs.store.document_of(p)) for p in ids}
+    failing = max(set(category.values()), key=list(category.values()).count)  # one topic fails, the rest pass
+    evaluated = ids[:100]
+    state = SearchState(arm="sea_plus", seed=0, step=1, error_rates={p: float(category[p] == failing) for p in evaluated},
+                        visited_paras=set(evaluated))
+    plus = PlusSettings(guided_exploration=True, prior_model="neighbours")
+    settings = vital_sample.search.model_copy(update={"batch_size": 10, "plus": plus})
+    batch, predicted = explore_by_prior(state, settings, paragraphs, ids[100:], state.rng())
+    assert len(predicted) == SCOUTS * 10 and set(batch) <= set(predicted) and len(batch) == 10
+    assert not set(predicted) & set(evaluated)
+    # drawn in proportion to the prior: the batch is likelier to fail than the paragraphs it was drawn from
+    assert np.mean([predicted[p] for p in batch]) > np.mean(list(predicted.values())) + 0.05
+    assert np.mean([category[p] == failing for p in batch]) > np.mean([category[p] == failing for p in predicted])
+    again, _ = explore_by_prior(state, settings, paragraphs, ids[100:], state.rng())
+    assert again == batch  # every draw from the state's generator
+    assert explore_by_prior(state, settings, paragraphs, [], state.rng()) == ([], {})  # every paragraph visited
+
+
+@pytest.mark.parametrize("model", ["logistic", "neighbours"])
+def test_a_step_without_candidates_explores_by_the_prior_only_when_switched_on(vital_sample, embedder, model):
+    paragraphs = ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
     index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
     guided_settings = vital_sample.search.model_copy(
-        update={"batch_size": 10, "plus": PlusSettings(guided_exploration=True, prior_model="neighbours")})
+        update={"batch_size": 10, "plus": PlusSettings(guided_exploration=True, prior_model=model)})
     first = choose_batch(SearchState(arm="sea_plus", seed=0), guided_settings, index, paragraphs)
 
-    def explored(rates: dict[int, float], settings) -> Batch:  # no active source: the step explores
-        state = SearchState(arm="sea_plus", seed=0, step=1, error_rates=rates, visited_paras=set(first.para_ids),
-                            visited_docs={paragraphs.store.document_of(p) for p in first.para_ids})
+    def explored(arm: str, rates: dict[int, float], settings, visited: set[int] | None = None) -> Batch:  # no active source
+        visited = set(first.para_ids) if visited is None else visited
+        state = SearchState(arm=arm, seed=0, step=1, error_rates=rates, visited_paras=visited)
         return choose_batch(state, settings, index, paragraphs)
 
     rates = {p: float(i % 2) for i, p in enumerate(first.para_ids)}  # 5 failed, 5 passed
-    guided = explored(rates, guided_settings)
-    uniform = explored(rates, guided_settings.model_copy(update={"plus": PlusSettings(prior_model="neighbours")}))
+    guided = explored("sea_plus", rates, guided_settings)
+    uniform = explored("sea_plus", rates, guided_settings.model_copy(update={"plus": PlusSettings(prior_model=model)}))
     assert guided.candidates == uniform.candidates == 500 - 10 and not any(guided.provenance.values())
     assert not set(guided.para_ids) & set(first.para_ids) and len(guided.para_ids) == 10
     assert set(guided.predicted) == set(guided.para_ids) and uniform.predicted == {}
-    state = SearchState(arm="sea_plus", seed=0, step=1, error_rates=rates)
-    prior_of_uniform = predict_failures(state, 0.5, paragraphs, uniform.para_ids, "neighbours")
-    assert np.mean(list(guided.predicted.values())) > np.mean(list(prior_of_uniform.values()))
-    assert explored(rates, guided_settings).para_ids == guided.para_ids  # a resumed step draws the same
-    too_few = explored({p: float(i < 2) for i, p in enumerate(first.para_ids)}, guided_settings)  # 2 failed: no prior yet
+    assert guided.para_ids != uniform.para_ids and guided.rng_state != uniform.rng_state  # the sample and the draw
+    for arm in ("sea", "random"):  # the switch is sea_plus's only
+        assert explored(arm, rates, guided_settings).predicted == {}
+    too_few = explored("sea_plus", {p: float(i < 2) for i, p in enumerate(first.para_ids)}, guided_settings)  # 2 failed
     assert too_few.predicted == {} and len(too_few.para_ids) == 10
+    everything = set(paragraphs.store.para_ids().tolist())
+    assert explored("sea_plus", rates, guided_settings, everything).para_ids == []  # nothing left: the arm is done
