@@ -57,7 +57,7 @@ ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
              "sea_plus + neighbour prior": {"search.plus.failure_prior": True, "search.plus.prior_model": "neighbours"},
              "sea_plus + bandit + neighbour prior": {"search.plus.bandit": True, "search.plus.failure_prior": True,
                                                      "search.plus.prior_model": "neighbours"},
-             # Added before any result with them: with no active source, explore where a prior predicts failure.
+             # Added before any result with them: a step without candidates explores where a prior predicts failure.
              "sea_plus + guided exploration": {"search.plus.guided_exploration": True, "search.plus.prior_model": "neighbours"},
              "sea_plus + guided exploration, logistic": {"search.plus.guided_exploration": True}}
 PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored

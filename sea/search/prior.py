@@ -2,10 +2,9 @@
 on the paragraphs evaluated so far (their embeddings; label: error rate above tau), predicting
 which candidates will fail — a logistic regression, or (search.plus.prior_model: neighbours) the
 failures among a candidate's most similar evaluated paragraphs. It is refitted from the search
-state at every step,
-so a resumed search uses exactly the prior an uninterrupted one would, and its predictions for
-each batch are kept with the batch, where the benchmark scores them (held out: the model never
-saw the paragraphs it predicted)."""
+state at every step, so a resumed search uses exactly the prior an uninterrupted one would, and
+its predictions for each batch are kept with the batch, where the benchmark scores them (held
+out: the model never saw the paragraphs it predicted)."""
 
 from __future__ import annotations
 
