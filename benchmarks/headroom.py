@@ -54,7 +54,17 @@ def question_counts(params) -> pd.DataFrame:
     return counts.assign(base=[base[p] for p in para_ids], phrasings=[phrasings[p] for p in para_ids])
 
 
-def measure(params, counts: pd.DataFrame, budgets: list[int]) -> list[dict]:
+def phrasing_counts(params, counts: pd.DataFrame) -> dict[int, pd.Series]:
+    """Questions per paragraph at each number of phrasings a discovery setting asks (or the audit's): 1 is the
+    base questions; any other than the audit's own is generated again with that many."""
+    found = {1: counts["base"], params.questions.variants: counts["phrasings"]}
+    for variants in sorted({overrides.get("questions.variants", params.questions.variants) for overrides, _ in SETTINGS.values()}):
+        if variants not in found:
+            found[variants] = question_counts(load_params(overrides={"questions.variants": variants}))["phrasings"]
+    return dict(sorted(found.items()))
+
+
+def measure(params, counts: pd.DataFrame, phrasings_of: dict[int, pd.Series], budgets: list[int]) -> list[dict]:
     categories = pd.read_parquet(params.paths.kb_dir / DOCUMENTS_FILE, columns=["doc_id", "category"])
     category_of = dict(zip(categories["doc_id"], categories["category"], strict=True))
     results = []
@@ -62,10 +72,10 @@ def measure(params, counts: pd.DataFrame, budgets: list[int]) -> list[dict]:
         profile, planted = params.simulated[name], planted_for(params, f"simulated:{name}")
         expected = np.array([expected_error(profile, planted, category_of[d], d) for d in counts["doc_id"]])
         inside = counts["doc_id"].isin(list(planted)).to_numpy()
-        for phrasings, column in {1: "base", params.questions.variants: "phrasings"}.items():
-            result = headroom(expected, counts[column].to_numpy(), budgets)
+        for phrasings, supply in phrasings_of.items():
+            result = headroom(expected, supply.to_numpy(), budgets)
             results.append({"profile": name, "phrasings": phrasings, "questions": result["questions"],
-                            "inside_blind_spots": int(counts.loc[inside, column].sum()), "random": result["random"],
+                            "inside_blind_spots": int(supply[inside].sum()), "random": result["random"],
                             "best": {str(budget): rate for budget, rate in result["best"].items()}})
     return results
 
@@ -98,7 +108,8 @@ def main() -> None:
     budgets = sorted({params.budget.testee_calls, *(b for _, setting_budgets in SETTINGS.values() for b in setting_budgets)} - {None})
     report = {"command": COMMAND, "date": time.strftime("%Y-%m-%d"), "budgets": budgets,
               "paragraphs": len(counts), "with_questions": int((counts["base"] > 0).sum()),
-              "rows": measure(params, counts, budgets), "seconds": round(time.perf_counter() - started, 1)}
+              "rows": measure(params, counts, phrasing_counts(params, counts), budgets),
+              "seconds": round(time.perf_counter() - started, 1)}
     write_report("headroom", report, markdown(report))
 
 

@@ -3,8 +3,9 @@ side of tau is decided, so the budget a clear-cut paragraph would have taken goe
 paragraphs instead.
 
 A paragraph is decided when tau lies outside the Wilson score interval of its error rate, or
-when the questions left could no longer move it across tau (curtailment). The recorded error
-rate is the share wrong among the questions asked."""
+when the questions left could no longer move it across tau (curtailment). With `ask_out_failing`
+only a paragraph decided at or below tau stops early; one decided above it is asked the rest, the
+likeliest errors there are. The recorded error rate is the share wrong among the questions asked."""
 
 from __future__ import annotations
 
@@ -16,15 +17,22 @@ from sea.questions.model import Question
 from sea.settings import PlusSettings
 
 
-def decided(wrong: int, asked: int, total: int, tau: float, z: float) -> bool:
-    """Whether more of the paragraph's `total` questions could change which side of tau
-    (error rate > tau: a source) it falls on, by the Wilson bound or by counting."""
-    if asked >= total:
+def side(wrong: int, asked: int, total: int, tau: float, z: float) -> bool | None:
+    """Which side of tau (error rate > tau: a source) the paragraph's `total` questions put it on, once
+    more of them could no longer change it, by counting or by the Wilson bound: True above, False at
+    or below, None while undecided."""
+    if wrong > tau * total:  # curtailed: the rest cannot change it
         return True
-    if wrong > tau * total or wrong + (total - asked) <= tau * total:  # curtailed: the rest cannot change it
-        return True
+    if wrong + (total - asked) <= tau * total:  # ... nor here (every question asked is one case of either)
+        return False
     low, high = wilson_interval(wrong, asked, z)
-    return low > tau or high <= tau
+    return True if low > tau else False if high <= tau else None
+
+
+def stops(wrong: int, asked: int, total: int, tau: float, plus: PlusSettings) -> bool:
+    """Whether asking ends here: once decided, or with `ask_out_failing` once decided at or below tau."""
+    found = side(wrong, asked, total, tau, plus.confidence_z)
+    return found is False or (found is True and not plus.ask_out_failing)
 
 
 def round_order(questions: Sequence[Question]) -> list[Question]:
@@ -73,6 +81,6 @@ def ask_in_rounds(questions: dict[int, list[Question]], ask_all: Callable[[list[
         for para_id, qs in chunk.items():
             pending[para_id] = pending[para_id][len(qs):]
             answered, wrong = tally(outcomes[para_id])
-            if not pending[para_id] or decided(wrong, answered, len(questions[para_id]), tau, plus.confidence_z):
+            if not pending[para_id] or stops(wrong, answered, len(questions[para_id]), tau, plus):
                 del pending[para_id]
     return evaluated, asked, records, exhausted or (bool(pending) and calls_left() == 0)

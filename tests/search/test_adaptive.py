@@ -1,10 +1,13 @@
 """sea_plus's adaptive questioning: the Wilson decision rule and curtailment on hand-made counts."""
 
+from collections import Counter
+
 import pytest
 
 from sea.intervals import wilson_interval
-from sea.questions.model import Question
-from sea.search.adaptive import decided, next_round, round_order
+from sea.questions.model import Outcome, Question
+from sea.search.adaptive import ask_in_rounds, next_round, round_order, side
+from sea.settings import PlusSettings
 
 
 def test_wilson_interval_on_known_counts():
@@ -18,17 +21,37 @@ def test_wilson_interval_on_known_counts():
 
 
 @pytest.mark.parametrize(("wrong", "asked", "total", "expected"), [
-    (0, 5, 25, True),    # five right: the interval [0, 0.43] is below tau
+    (0, 5, 25, False),   # five right: the interval [0, 0.43] is below tau
     (5, 5, 25, True),    # five wrong: [0.57, 1] is above tau
-    (1, 5, 25, False),   # one wrong in five: [0.04, 0.62] straddles tau
-    (3, 5, 25, False),
+    (1, 5, 25, None),    # one wrong in five: [0.04, 0.62] straddles tau
+    (3, 5, 25, None),
     (13, 20, 25, True),  # curtailed: 13 wrong of 25 already exceeds tau whatever the rest say
-    (7, 20, 25, True),   # curtailed: even five more wrong make 12 of 25, not above tau
+    (7, 20, 25, False),  # curtailed: even five more wrong make 12 of 25, not above tau
     (3, 5, 5, True),     # everything asked
-    (0, 0, 25, False),
+    (2, 5, 5, False),
+    (0, 0, 25, None),
 ])
 def test_a_paragraph_is_decided_when_tau_is_outside_the_interval_or_out_of_reach(wrong, asked, total, expected):
-    assert decided(wrong, asked, total, tau=0.5, z=1.96) is expected
+    assert side(wrong, asked, total, tau=0.5, z=1.96) is expected
+
+
+def _asked_of(ask_out_failing: bool) -> Counter:
+    """How many questions each paragraph is asked in rounds of one: paragraph 1's answers all wrong, 2's all right."""
+    questions = {p: [_question(p, base, 0) for base in range(5)] for p in (1, 2)}
+    outcome = {1: Outcome.WRONG, 2: Outcome.CORRECT}
+
+    def ask_all(round_questions):
+        return [{"question_id": q.question_id, "outcome": outcome[q.para_id]} for q in round_questions], False
+
+    plus = PlusSettings(round_size=1, ask_out_failing=ask_out_failing)
+    evaluated, asked, _, exhausted = ask_in_rounds(questions, ask_all, lambda: None, 0.5, plus)
+    assert evaluated == [1, 2] and not exhausted
+    return Counter(q.para_id for q in asked)
+
+
+def test_a_decided_paragraph_stops_early_and_with_ask_out_failing_only_one_below_tau():
+    assert _asked_of(ask_out_failing=False) == {1: 3, 2: 3}  # 3 wrong of 5 is above tau, 3 right of 5 at or below it
+    assert _asked_of(ask_out_failing=True) == {1: 5, 2: 3}  # the failing paragraph is asked out
 
 
 def _question(para_id, base, variant):
