@@ -85,6 +85,9 @@ SETTINGS = {"5 questions": (STEP_SETTING, BUDGETS),
 PAPER = {"profile": "paper-regime", "seeds": (0,), "budget": 20000, "questions.per_paragraph": 5, "questions.variants": 5,
          "variants": {"sea": {}, "random": {}, "sea_plus": {},
                       "sea_plus adaptive only": {"search.plus.weighted_draw": False}}}
+# Every run's sea_plus as it was measured before the cheaper screening became its default (rounds of 5, a failing paragraph
+# stopped early too): the plain `sea_plus` row and every switch's row keep their meaning; an ablation's own values win.
+SEA_PLUS_AS_MEASURED = {"search.plus.round_size": 5, "search.plus.ask_out_failing": False}
 REFERENCE_PRICES = {"generator": "openai:gpt-4o", "testee": "openai:gpt-4o-mini"}
 WRITER_OUTPUT_TOKENS_PER_QUESTION, REPHRASE_OUTPUT_TOKENS_PER_VARIANT = 90, 30
 REAL_MODEL, REAL_BUDGET, REAL_SETTING = "local:smollm2-135m", 1000, "SmolLM2, 5 questions"
@@ -106,7 +109,7 @@ class Runner:
     def run_model(self, testee: str, seed: int, arm: str, budget: int, extra: dict | None = None,
                   label: str | None = None) -> tuple[ArmDir, Workspace]:
         profile, label = testee.partition(":")[2], label or arm
-        params = load_params("params.yaml", {**self.overrides, **(extra or {}), "models.testee.model": testee,
+        params = load_params("params.yaml", {**self.overrides, **SEA_PLUS_AS_MEASURED, **(extra or {}), "models.testee.model": testee,
                                              "search.seed": seed, "search.arms": [arm], "budget.testee_calls": budget,
                                              "audit.runs_dir": str(self.root), "audit.testees": []})
         run = open_run(params.audit.runs_dir, f"{profile}-{seed}-{slug(label.replace(' ', '_'))}", params)
@@ -386,7 +389,8 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
                                  "settings": {name: {"overrides": o, "budgets": list(b)} for name, (o, b) in SETTINGS.items()
                                               if not args.settings or name in args.settings}, "paper_setting": None if args.skip_paper else
                                  {k: v for k, v in PAPER.items()}, "reference_prices": REFERENCE_PRICES,
-                                 "params": load_params().model_dump(mode="json")["search"]},
+                                 "params": load_params().model_dump(mode="json")["search"],
+                                 "sea_plus_as_measured": SEA_PLUS_AS_MEASURED},
         "seconds": round(seconds),
         "groups": groups,
         "switch_effects": switch_effects(frame),

@@ -221,9 +221,9 @@ class PlusSettings(_Section):
     """The sea_plus arm: the paper's loop spending the testee budget better. Each switch on its own."""
 
     adaptive: bool = True  # ask in rounds; stop once the paragraph's side of tau is decided
-    round_size: int = Field(default=5, ge=1)  # questions per paragraph per round
+    round_size: int = Field(default=1, ge=1)  # questions per paragraph per round
     confidence_z: float = Field(default=1.96, gt=0)  # Wilson interval width for "decided"
-    ask_out_failing: bool = False  # a paragraph decided above tau is asked all its questions; only one below stops early
+    ask_out_failing: bool = True  # a paragraph decided above tau is asked all its questions; only one below stops early
     weighted_draw: bool = True  # draw candidates by similarity to their sources x those sources' error rates
     evidence_sources: bool = False  # promote a paragraph only when P(its error rate > tau) reaches source_confidence
     source_confidence: float = Field(default=0.8, gt=0, lt=1)  # ... under a uniform prior: 2 of 2 or 4 of 5 wrong do, 1 of 1 not

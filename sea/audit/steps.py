@@ -50,7 +50,7 @@ def rephrase(ws: Workspace, arm: ArmDir, step: int) -> dict:
 
 def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
     """The testee answers the questions of the paragraphs the budget still covers: all of them,
-    or, for sea_plus with adaptive questioning, round by round until each paragraph is decided."""
+    or, for sea_plus with adaptive questioning, round by round until each paragraph is decided (or asked out)."""
     store = StepStore(arm, step)
     state, batch = store.state(), store.batch()
     questions = {p: askable(ws.bank.questions(p)) for p in batch.para_ids}
