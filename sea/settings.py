@@ -220,7 +220,7 @@ class QuestionSettings(_Section):
 class PlusSettings(_Section):
     """The sea_plus arm: the paper's loop spending the testee budget better. Each switch on its own."""
 
-    adaptive: bool = True  # ask in rounds; stop once the paragraph's side of tau is decided
+    adaptive: bool = True  # ask in rounds; stop asking a paragraph once decided (at or below tau, with ask_out_failing)
     round_size: int = Field(default=1, ge=1)  # questions per paragraph per round
     confidence_z: float = Field(default=1.96, gt=0)  # Wilson interval width for "decided"
     ask_out_failing: bool = True  # a paragraph decided above tau is asked all its questions; only one below stops early
