@@ -66,6 +66,18 @@ ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
              "sea_plus + rounds of 2": {"search.plus.round_size": 2},
              "sea_plus + failing asked out": {"search.plus.ask_out_failing": True},
              "sea_plus + rounds of 1 + failing asked out": {"search.plus.round_size": 1, "search.plus.ask_out_failing": True}}
+# sea_plus's default since 4a02116. Added before any result with them: the other switches on top of it, each judged
+# against it (not plain sea_plus), since a switch that did nothing for rounds of 5 may pay once failing paragraphs are
+# asked out: item 1 (evidence sources with yield pruning), item 2 (the bandit, region retrieval, both), item 4 (the
+# neighbour prior, and guided exploration by it).
+THE_DEFAULT = "sea_plus + rounds of 1 + failing asked out"
+ON_THE_DEFAULT = {"bandit": {"search.plus.bandit": True},
+                  "region retrieval": {"search.plus.region_retrieval": True},
+                  "bandit + region retrieval": {"search.plus.bandit": True, "search.plus.region_retrieval": True},
+                  "evidence sources + yield pruning": {"search.plus.evidence_sources": True, "search.plus.yield_pruning": True},
+                  "neighbour prior": {"search.plus.failure_prior": True, "search.plus.prior_model": "neighbours"},
+                  "guided exploration": {"search.plus.guided_exploration": True, "search.plus.prior_model": "neighbours"}}
+ABLATIONS |= {f"sea_plus default + {name}": {**ABLATIONS[THE_DEFAULT], **switches} for name, switches in ON_THE_DEFAULT.items()}
 PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored
 PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior
 PAPER_PRIOR_ACCURACY = "66-68%"  # Knowl 11: BERT classifiers on 4,402 gpt-4o paragraphs
@@ -401,22 +413,28 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
     }
 
 
+def baseline_of(ablation: str) -> str:
+    """The row a switch is judged against: the default for the switches on top of it, plain sea_plus for the others."""
+    return THE_DEFAULT if ablation.startswith("sea_plus default + ") else "sea_plus"
+
+
 def switch_effects(frame: pd.DataFrame) -> list[dict]:
-    """Each ablation against plain `sea_plus` on the same seeds (paired): per setting, budget and
+    """Each ablation against its baseline on the same seeds (paired): per setting, budget and
     profile, the difference in x random and its 95% interval over seeds, and whether its mean is above
     zero on every profile, the rule fixed before any result for a change to count."""
     ratios = frame.set_index(["setting", "budget", "profile", "seed", "arm"])["error_rate_vs_random"]
     effects = []
     for (setting, budget), runs in frame[frame["arm"].isin(ABLATIONS)].groupby(["setting", "budget"], sort=False):
-        plain_profiles = set(frame[(frame["setting"] == setting) & (frame["budget"] == budget) & (frame["arm"] == "sea_plus")]["profile"])
         for ablation in dict.fromkeys(runs["arm"]):
+            baseline = baseline_of(ablation)
+            baseline_profiles = set(frame[(frame["setting"] == setting) & (frame["budget"] == budget) & (frame["arm"] == baseline)]["profile"])
             by_profile = {}
             for profile, group in runs[runs["arm"] == ablation].groupby("profile", sort=False):
-                pairs = [(r.error_rate_vs_random, ratios.get((setting, budget, profile, r.seed, "sea_plus"))) for r in group.itertuples()]
-                by_profile[profile] = interval([d for mine, plain in pairs if plain is not None and np.isfinite(d := mine - plain)])
+                pairs = [(r.error_rate_vs_random, ratios.get((setting, budget, profile, r.seed, baseline))) for r in group.itertuples()]
+                by_profile[profile] = interval([d for mine, base in pairs if base is not None and np.isfinite(d := mine - base)])
             means = [cell["mean"] for cell in by_profile.values()]
-            effects.append({"setting": setting, "budget": budget, "ablation": ablation, "vs_sea_plus": by_profile,
-                            "helps_on_every_profile": (set(by_profile) == plain_profiles != set()
+            effects.append({"setting": setting, "budget": budget, "ablation": ablation, "baseline": baseline, "difference": by_profile,
+                            "helps_on_every_profile": (set(by_profile) == baseline_profiles != set()
                                                        and all(m is not None and m > 0 for m in means))})
     return effects
 
@@ -424,15 +442,17 @@ def switch_effects(frame: pd.DataFrame) -> list[dict]:
 def switch_markdown(effects: list[dict]) -> list[str]:
     if not effects:
         return []
-    lines = ["## Each switch against plain sea_plus, seed by seed", "",
+    lines = ["## Each switch against plain sea_plus (or the default), seed by seed", "",
              "The difference in error rate × random from `sea_plus` without the switch, on the same seeds: mean and 95% "
-             "interval. A change counts only if it helps on every profile (fixed before any result).", ""]
-    for (setting, budget), group in pd.DataFrame(effects).groupby(["setting", "budget"], sort=False):
-        profiles = [p for p in PROFILES if any(p in cells for cells in group["vs_sea_plus"])]
-        lines += [f"| {setting}, {budget} questions | " + " | ".join(profiles) + " | helps on every profile |",
+             f"interval; a switch on top of the default (`{THE_DEFAULT}`) against the default. A change counts only if it "
+             "helps on every profile (fixed before any result).", ""]
+    for (setting, budget, baseline), group in pd.DataFrame(effects).groupby(["setting", "budget", "baseline"], sort=False):
+        profiles = [p for p in PROFILES if any(p in cells for cells in group["difference"])]
+        against = "" if baseline == "sea_plus" else ", against the default"
+        lines += [f"| {setting}, {budget} questions{against} | " + " | ".join(profiles) + " | helps on every profile |",
                   "|" + " --- |" * (len(profiles) + 2)]
         for effect in group.itertuples():
-            cells = [_fmt(effect.vs_sea_plus.get(p), 2, sign='+') for p in profiles]
+            cells = [_fmt(effect.difference.get(p), 2, sign='+') for p in profiles]
             lines.append(f"| {effect.ablation} | " + " | ".join(cells) + f" | {'yes' if effect.helps_on_every_profile else 'no'} |")
         lines.append("")
     return lines

@@ -74,11 +74,17 @@ def test_each_switch_is_judged_against_plain_sea_plus_on_the_same_seeds():
              ("sea_plus + bandit", "paper-regime"): (0.32, 0.44), ("random", "scattered"): (0.1, 0.1),
              ("sea_plus", "scattered"): (0.2, 0.2), ("sea_plus + bandit", "scattered"): (0.19, 0.2),
              ("sea_plus + failure prior", "paper-regime"): (0.34, 0.42), ("sea_plus + failure prior", "scattered"): (0.21, 0.22),
-             ("sea_plus + region retrieval", "paper-regime"): (0.4, 0.5)}  # better, but measured on one profile of two
+             ("sea_plus + region retrieval", "paper-regime"): (0.4, 0.5),  # better, but measured on one profile of two
+             (discovery.THE_DEFAULT, "paper-regime"): (0.36, 0.5), (discovery.THE_DEFAULT, "scattered"): (0.2, 0.3),
+             ("sea_plus default + bandit", "paper-regime"): (0.34, 0.48), ("sea_plus default + bandit", "scattered"): (0.22, 0.32)}
     rows = [_row(arm, seed, pair[seed]) | {"profile": profile} for (arm, profile), pair in rates.items() for seed in (0, 1)]
     report = discovery.summarise(rows, Namespace(seeds=2, skip_paper=True, rows=None, settings=None), 1.0)
     effects = {e["ablation"]: e for e in report["switch_effects"]}
-    bandit = effects["sea_plus + bandit"]["vs_sea_plus"]
+    on_default = effects["sea_plus default + bandit"]  # above plain sea_plus on both profiles, below the default on one
+    assert on_default["baseline"] == discovery.THE_DEFAULT and not on_default["helps_on_every_profile"]
+    assert abs(on_default["difference"]["paper-regime"]["mean"] + 0.1) < 1e-9 and abs(on_default["difference"]["scattered"]["mean"] - 0.2) < 1e-9
+    assert effects[discovery.THE_DEFAULT]["baseline"] == "sea_plus" and effects[discovery.THE_DEFAULT]["helps_on_every_profile"]
+    bandit = effects["sea_plus + bandit"]["difference"]
     assert abs(bandit["paper-regime"]["mean"] - 0.15) < 1e-9  # seed 0: 1.6 - 1.5, seed 1: 2.2 - 2.0
     assert abs(bandit["scattered"]["mean"] + 0.05) < 1e-9  # seed 0: 1.9 - 2.0, seed 1: even
     assert not effects["sea_plus + bandit"]["helps_on_every_profile"]  # better on one profile is not enough
@@ -87,6 +93,7 @@ def test_each_switch_is_judged_against_plain_sea_plus_on_the_same_seeds():
     text = discovery.markdown(report)
     assert "| 5 questions, 5000 questions | paper-regime | scattered | helps on every profile |" in text
     assert "| sea_plus + bandit | +0.15 [" in text and "| no |" in text and "| yes |" in text
+    assert "| 5 questions, 5000 questions, against the default | paper-regime | scattered | helps on every profile |" in text
 
 
 def test_a_second_question_setting_has_its_own_rows_budgets_and_figure():
