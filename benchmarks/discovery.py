@@ -76,7 +76,12 @@ ON_THE_DEFAULT = {"bandit": {"search.plus.bandit": True},
                   "bandit + region retrieval": {"search.plus.bandit": True, "search.plus.region_retrieval": True},
                   "evidence sources + yield pruning": {"search.plus.evidence_sources": True, "search.plus.yield_pruning": True},
                   "neighbour prior": {"search.plus.failure_prior": True, "search.plus.prior_model": "neighbours"},
-                  "guided exploration": {"search.plus.guided_exploration": True, "search.plus.prior_model": "neighbours"}}
+                  "guided exploration": {"search.plus.guided_exploration": True, "search.plus.prior_model": "neighbours"},
+                  # Added later, before any result with them (the six above had run in the 10-question setting): item 3's
+                  # "continue only while it can still cross tau", cheaper. At z 1.96 a paragraph stops once four answers
+                  # of four are right; at 1.28 two of two stop it, at 1.0 one of one (the Wilson bound then reaches tau).
+                  "confidence z 1.28": {"search.plus.confidence_z": 1.28},
+                  "confidence z 1.0": {"search.plus.confidence_z": 1.0}}
 ABLATIONS |= {f"sea_plus default + {name}": {**ABLATIONS[THE_DEFAULT], **switches} for name, switches in ON_THE_DEFAULT.items()}
 PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored
 PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior

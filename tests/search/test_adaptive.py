@@ -35,6 +35,12 @@ def test_a_paragraph_is_decided_when_tau_is_outside_the_interval_or_out_of_reach
     assert side(wrong, asked, total, tau=0.5, z=1.96) is expected
 
 
+@pytest.mark.parametrize(("z", "right_answers_that_stop"), [(1.96, 4), (1.28, 2), (1.0, 1)])
+def test_a_narrower_interval_stops_a_paragraph_after_fewer_right_answers(z, right_answers_that_stop):
+    decided = [side(0, asked, 25, tau=0.5, z=z) for asked in range(1, 6)]
+    assert decided.index(False) + 1 == right_answers_that_stop and None not in decided[right_answers_that_stop - 1:]
+
+
 def _asked_of(ask_out_failing: bool) -> Counter:
     """How many questions each paragraph is asked in rounds of one: paragraph 1's answers all wrong, 2's all right."""
     questions = {p: [_question(p, base, 0) for base in range(5)] for p in (1, 2)}
