@@ -26,7 +26,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from benchmarks.report import OUT, write_report  # noqa: E402
 from sea.audit.ground_truth import findings, planted_for  # noqa: E402
 from sea.audit.outputs import gather_arm, step_metrics  # noqa: E402
-from sea.audit.rundir import ANSWERS, UPDATED, ArmDir, open_run, slug  # noqa: E402
+from sea.audit.rundir import ANSWERS, QUESTIONS, UPDATED, ArmDir, open_run, slug  # noqa: E402
 from sea.audit.steps import in_process, run_steps  # noqa: E402
 from sea.audit.workspace import Workspace  # noqa: E402
 from sea.llm.ledger import PriceTable, default_prices  # noqa: E402
@@ -153,12 +153,13 @@ def at_budget(arm: ArmDir, params, budget: int, planted: dict[int, int] | None, 
     paragraphs = pd.read_parquet(arm_root / "paragraphs.parquet")
     paragraphs = paragraphs[paragraphs["step"] <= last["step"]]
     answers = pd.concat([pd.read_parquet(arm.step_dir(m["step"]) / ANSWERS) for m in metrics])
+    asked = pd.concat([pd.read_parquet(arm.step_dir(m["step"]) / QUESTIONS, columns=["para_id"]) for m in metrics])["para_id"]
     testee_dollars = prices.cost(REFERENCE_PRICES["testee"], int(answers["input_tokens"].sum()), int(answers["output_tokens"].sum()))
     generator_tokens = _generator_tokens(paragraphs, params)
     generator_dollars = prices.cost(REFERENCE_PRICES["generator"], *generator_tokens)
     wrong = last["cumulative_wrong"]
     evaluated = paragraphs.dropna(subset=["error_rate"])
-    found = findings(evaluated, planted) if planted is not None else {"sources": int(evaluated["source"].sum())}
+    found = findings(paragraphs, planted, asked) if planted is not None else {"sources": int(evaluated["source"].sum())}
     if planted is not None:  # issue 15: how many true sources the pruning rule discarded
         found["true_sources_pruned"] = sum(doc in planted for doc in evaluated.loc[
             evaluated["para_id"].isin(_pruned_by(arm, last["step"])), "doc_id"])
@@ -356,7 +357,6 @@ def decision_agreement(arm: ArmDir, ws: Workspace) -> dict:
     """For paragraphs adaptive questioning stopped early: ask the testee the rest (outside the
     budget; the simulated testee is free) and count how many would have fallen on the other
     side of tau with every question asked."""
-    from sea.audit.rundir import QUESTIONS
     from sea.questions.grading import ask, askable
     from sea.questions.prompts import testee_messages
     from sea.search.loop import paragraph_error_rates

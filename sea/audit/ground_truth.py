@@ -17,15 +17,17 @@ def planted_for(params: Params, testee: str) -> dict[int, int] | None:
     return plant_blind_spots(params.simulated[name], params)
 
 
-def findings(paragraphs: pd.DataFrame, planted: dict[int, int]) -> dict:
-    """paragraphs: an arm's paragraphs table (doc_id, questions, source). Returns the sources
-    found and their precision (share inside planted blind spots), recall (share of planted
-    regions holding at least one source) and the share of questions spent inside blind spots."""
-    inside = paragraphs["doc_id"].isin(list(planted))
+def findings(paragraphs: pd.DataFrame, planted: dict[int, int], asked: pd.Series) -> dict:
+    """paragraphs: an arm's paragraphs table (para_id, doc_id, source); asked: the paragraph of each
+    question asked (its questions table's para_id). Returns the sources found and their precision
+    (share inside planted blind spots), recall (share of planted regions holding at least one
+    source) and the share of the questions asked that were asked inside blind spots (counted from
+    the questions asked, not the paragraphs' `questions`, which is how many each holds: sea_plus
+    stops asking most paragraphs early)."""
     sources = paragraphs[paragraphs["source"]]
     regions_found = {planted[d] for d in sources["doc_id"] if d in planted}
     regions = len(set(planted.values()))
-    asked = paragraphs["questions"].sum()
+    asked_inside = asked.map(dict(zip(paragraphs["para_id"], paragraphs["doc_id"], strict=True))).isin(list(planted))
     return {
         "sources": len(sources),
         "sources_inside": int(sources["doc_id"].isin(list(planted)).sum()),
@@ -33,7 +35,7 @@ def findings(paragraphs: pd.DataFrame, planted: dict[int, int]) -> dict:
         "regions": regions,
         "regions_found": len(regions_found),
         "recall": len(regions_found) / regions if regions else None,
-        "budget_inside": float(paragraphs.loc[inside, "questions"].sum() / asked) if asked else None,
+        "budget_inside": float(asked_inside.mean()) if len(asked) else None,
     }
 
 

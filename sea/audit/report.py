@@ -234,7 +234,7 @@ def _blind_spots(run: RunDir, tables: dict[ArmDir, dict]) -> list[dict]:
     for arm, t in tables.items():
         planted = planted_by_testee[arm.testee]
         if planted is not None:
-            rows.append({"testee": arm.testee, "arm": arm.arm, **findings(t[PARAGRAPHS], planted)})
+            rows.append({"testee": arm.testee, "arm": arm.arm, **findings(t[PARAGRAPHS], planted, t[QUESTIONS]["para_id"])})
     if not rows:
         return []
     frame = pd.DataFrame(rows)

@@ -30,14 +30,17 @@ def test_planted_regions_are_regions_where_the_testee_answers_at_chance(vital_sa
 def test_findings_on_a_hand_made_table():
     planted = {10: 0, 11: 0, 20: 1, 30: 2}  # three regions
     paragraphs = pd.DataFrame({
+        "para_id":   [1,  2,  3,  4,  5,  6],
         "doc_id":    [10, 11, 20, 40, 41, 42],
-        "questions": [5,  5,  5,  5,  5,  5],
+        "questions": [5,  5,  5,  5,  5,  5],  # what each holds: paragraphs 1-3 were asked all, 4-6 one each
         "source":    [True, True, False, True, False, False],
     })
-    result = findings(paragraphs, planted)
+    asked = pd.Series([1] * 5 + [2] * 5 + [3] * 5 + [4, 5, 6])
+    result = findings(paragraphs, planted, asked)
     assert result["sources"] == 3 and result["sources_inside"] == 2 and result["precision"] == 2 / 3
     assert result["regions_found"] == 1 and result["recall"] == 1 / 3  # region 1 evaluated but not promoted; 2 never reached
-    assert result["budget_inside"] == 15 / 30
+    assert result["budget_inside"] == 15 / 18  # of the questions asked, not the 30 the paragraphs hold
+    assert findings(paragraphs, planted, pd.Series([], dtype=int))["budget_inside"] is None
 
 
 def test_headroom_takes_the_likeliest_errors_first_and_random_weighs_every_question_alike():
