@@ -70,7 +70,7 @@ ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
 # against it (not plain sea_plus), since a switch that did nothing for rounds of 5 may pay once failing paragraphs are
 # asked out: item 1 (evidence sources with yield pruning), item 2 (the bandit, region retrieval, both), item 4 (the
 # neighbour prior, and guided exploration by it).
-THE_DEFAULT = "sea_plus + rounds of 1 + failing asked out"
+THE_DEFAULT, ON_THE_DEFAULT_LABEL = "sea_plus + rounds of 1 + failing asked out", "sea_plus default + "
 ON_THE_DEFAULT = {"bandit": {"search.plus.bandit": True},
                   "region retrieval": {"search.plus.region_retrieval": True},
                   "bandit + region retrieval": {"search.plus.bandit": True, "search.plus.region_retrieval": True},
@@ -82,7 +82,7 @@ ON_THE_DEFAULT = {"bandit": {"search.plus.bandit": True},
                   # of four are right; at 1.28 two of two stop it, at 1.0 one of one (the Wilson bound then reaches tau).
                   "confidence z 1.28": {"search.plus.confidence_z": 1.28},
                   "confidence z 1.0": {"search.plus.confidence_z": 1.0}}
-ABLATIONS |= {f"sea_plus default + {name}": {**ABLATIONS[THE_DEFAULT], **switches} for name, switches in ON_THE_DEFAULT.items()}
+ABLATIONS |= {ON_THE_DEFAULT_LABEL + name: {**ABLATIONS[THE_DEFAULT], **switches} for name, switches in ON_THE_DEFAULT.items()}
 PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored
 PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior
 PAPER_PRIOR_ACCURACY = "66-68%"  # Knowl 11: BERT classifiers on 4,402 gpt-4o paragraphs
@@ -420,7 +420,7 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
 
 def baseline_of(ablation: str) -> str:
     """The row a switch is judged against: the default for the switches on top of it, plain sea_plus for the others."""
-    return THE_DEFAULT if ablation.startswith("sea_plus default + ") else "sea_plus"
+    return THE_DEFAULT if ablation.startswith(ON_THE_DEFAULT_LABEL) else "sea_plus"
 
 
 def switch_effects(frame: pd.DataFrame) -> list[dict]:
