@@ -81,7 +81,14 @@ ON_THE_DEFAULT = {"bandit": {"search.plus.bandit": True},
                   # "continue only while it can still cross tau", cheaper. At z 1.96 a paragraph stops once four answers
                   # of four are right; at 1.28 two of two stop it, at 1.0 one of one (the Wilson bound then reaches tau).
                   "confidence z 1.28": {"search.plus.confidence_z": 1.28},
-                  "confidence z 1.0": {"search.plus.confidence_z": 1.0}}
+                  "confidence z 1.0": {"search.plus.confidence_z": 1.0},
+                  # Added later, before any result with them (the eight above had run in the 10- and 25-question
+                  # settings): the two rows that helped on every profile at 25 questions and 2,000, together, and z 1.28
+                  # with the other switch that reads the neighbour prior.
+                  "confidence z 1.28 + neighbour prior": {"search.plus.confidence_z": 1.28, "search.plus.failure_prior": True,
+                                                          "search.plus.prior_model": "neighbours"},
+                  "confidence z 1.28 + guided exploration": {"search.plus.confidence_z": 1.28, "search.plus.guided_exploration": True,
+                                                             "search.plus.prior_model": "neighbours"}}
 ABLATIONS |= {ON_THE_DEFAULT_LABEL + name: {**ABLATIONS[THE_DEFAULT], **switches} for name, switches in ON_THE_DEFAULT.items()}
 PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored
 PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior
