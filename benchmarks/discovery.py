@@ -105,6 +105,11 @@ STEP_SETTING = {"search.batch_size": 40, "questions.per_paragraph": 5, "question
 SETTINGS = {"5 questions": (STEP_SETTING, BUDGETS),
             "10 questions": ({**STEP_SETTING, "questions.variants": 2}, (1000,)),
             "25 questions": ({**STEP_SETTING, "questions.variants": 5}, BUDGETS)}
+# Where a change to sea_plus must help on every profile to count, at each budget: the settings whose paragraphs hold
+# questions to screen and where a search has room (`make bench-headroom`), the default audit's and the paper's 25 a
+# paragraph. The rule the cheaper screening met to become the default (d49b765's README); a paragraph of the 5-question
+# setting holds 1.5 questions on average, nothing to screen, and no search can reach 1.3x random there.
+SETTINGS_WITH_ROOM = ("10 questions", "25 questions")
 # The paper's setting: 25 questions a paragraph (5 x 5 phrasings), 20,000 questions, one profile.
 PAPER = {"profile": "paper-regime", "seeds": (0,), "budget": 20000, "questions.per_paragraph": 5, "questions.variants": 5,
          "variants": {"sea": {}, "random": {}, "sea_plus": {},
@@ -403,6 +408,7 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
     for (setting, profile, budget, arm), group in frame.groupby(["setting", "profile", "budget", "arm"], sort=False):
         groups.append({"setting": setting, "profile": profile, "budget": budget, "arm": arm, "seeds": len(group),
                        **{m: interval(group[m].tolist()) for m in METRICS if m in group and group[m].notna().any()}})
+    effects = switch_effects(frame)
     return {
         "command": "make bench" + ("" if args.seeds == len(SEEDS) and not args.skip_paper and not args.rows and not args.settings else
                                    f"  (python benchmarks/discovery.py --seeds {args.seeds}{' --skip-paper' if args.skip_paper else ''}"
@@ -417,7 +423,8 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
                                  "sea_plus_as_measured": SEA_PLUS_AS_MEASURED},
         "seconds": round(seconds),
         "groups": groups,
-        "switch_effects": switch_effects(frame),
+        "switch_effects": effects,
+        "verdicts": verdicts(effects),
         "failure_prior": prior_summary(rows),
         "runs": [{k: v for k, v in r.items() if k != "curve"} for r in rows],
         "curves": [{"setting": r["setting"], "profile": r["profile"], "seed": r["seed"], "arm": r["arm"], "budget": r["budget"],
@@ -449,6 +456,34 @@ def switch_effects(frame: pd.DataFrame) -> list[dict]:
                             "helps_on_every_profile": (set(by_profile) == baseline_profiles != set()
                                                        and all(m is not None and m > 0 for m in means))})
     return effects
+
+
+def verdicts(effects: list[dict]) -> list[dict]:
+    """Each switch across the settings with room: at each of their budgets whether it helps on every profile (None:
+    not run there), and whether it counts, helping at all of them. Empty unless the effects cover each of those budgets."""
+    places = [(setting, budget) for setting in SETTINGS_WITH_ROOM for budget in SETTINGS[setting][1]]
+    helps = {(e["ablation"], e["setting"], e["budget"]): e["helps_on_every_profile"] for e in effects}
+    if not set(places) <= {(setting, budget) for _, setting, budget in helps}:
+        return []
+    result = []
+    for ablation in dict.fromkeys(e["ablation"] for e in effects):
+        where = {f"{setting}, {budget}": helps.get((ablation, setting, budget)) for setting, budget in places}
+        result.append({"ablation": ablation, "helps": where, "counts": all(where.values())})
+    return result
+
+
+def verdict_markdown(verdicts: list[dict]) -> list[str]:
+    if not verdicts:
+        return []
+    places = list(verdicts[0]["helps"])
+    lines = ["## Which switches count", "",
+             "A switch counts where it helps on every profile at every budget of the settings with room ("
+             + ", ".join(f"`{s}`" for s in SETTINGS_WITH_ROOM) + "), against its baseline as above.", "",
+             "| switch | " + " | ".join(places) + " | counts |", "|" + " --- |" * (len(places) + 2)]
+    word = {True: "yes", False: "no", None: "not run"}
+    for v in verdicts:
+        lines.append(f"| {v['ablation']} | " + " | ".join(word[v["helps"][p]] for p in places) + f" | {word[v['counts']]} |")
+    return [*lines, ""]
 
 
 def switch_markdown(effects: list[dict]) -> list[str]:
@@ -534,6 +569,7 @@ def markdown(report: dict) -> str:
     lines += ["", f"Rows for {REAL_MODEL} come from `python benchmarks/discovery.py --real-model` (part of `make bench`): "
               "a real model has no planted ground truth, so only error rates and sources are shown.", "",
               "![cumulative error per arm](discovery.png)", "", *switch_markdown(report.get("switch_effects", [])),
+              *verdict_markdown(report.get("verdicts", [])),
               *prior_markdown(report.get("failure_prior", []))]
     return "\n".join(lines) + "\n"
 

@@ -96,6 +96,23 @@ def test_each_switch_is_judged_against_plain_sea_plus_on_the_same_seeds():
     assert "| 5 questions, 5000 questions, against the default | paper-regime | scattered | helps on every profile |" in text
 
 
+def test_a_switch_counts_only_where_it_helps_on_every_profile_at_every_budget_with_room():
+    places = [(setting, budget) for setting in discovery.SETTINGS_WITH_ROOM for budget in discovery.SETTINGS[setting][1]]
+    effect = lambda ablation, setting, budget, helps: {"ablation": ablation, "setting": setting, "budget": budget,  # noqa: E731
+                                                      "helps_on_every_profile": helps}
+    effects = [effect("everywhere", s, b, True) for s, b in places]
+    effects += [effect("all but one", s, b, (s, b) != places[-1]) for s, b in places]
+    effects += [effect("not run everywhere", s, b, True) for s, b in places[:-1]]
+    effects.append(effect("everywhere", "5 questions", 2000, False))  # a setting without room does not decide
+    verdicts = {v["ablation"]: v for v in discovery.verdicts(effects)}
+    assert verdicts["everywhere"]["counts"] and not verdicts["all but one"]["counts"]
+    assert not verdicts["not run everywhere"]["counts"] and list(verdicts["not run everywhere"]["helps"].values())[-1] is None
+    assert list(verdicts["everywhere"]["helps"]) == [f"{s}, {b}" for s, b in places]
+    text = "\n".join(discovery.verdict_markdown(list(verdicts.values())))
+    assert "| everywhere | yes | yes | yes | yes |" in text and "| not run everywhere | yes | yes | not run | no |" in text
+    assert discovery.verdicts([e for e in effects if e["setting"] == places[0][0]]) == []  # one setting of two: no verdict
+
+
 def test_a_second_question_setting_has_its_own_rows_budgets_and_figure():
     rows = [_row(arm, 0, rate) | {"setting": "10 questions", "budget": 1000, "curve": [(100, rate), (1000, rate)]}
             for arm, rate in (("random", 0.2), ("sea", 0.3))]
