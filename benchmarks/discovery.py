@@ -115,8 +115,10 @@ PAPER = {"profile": "paper-regime", "seeds": (0,), "budget": 20000, "questions.p
          "variants": {"sea": {}, "random": {}, "sea_plus": {},
                       "sea_plus adaptive only": {"search.plus.weighted_draw": False}}}
 # Every run's sea_plus as it was measured before the cheaper screening became its default (rounds of 5, a failing paragraph
-# stopped early too): the plain `sea_plus` row and every switch's row keep their meaning; an ablation's own values win.
-SEA_PLUS_AS_MEASURED = {"search.plus.round_size": 5, "search.plus.ask_out_failing": False}
+# stopped early too) and before z 1.28 with guided exploration by the neighbour prior did: the plain `sea_plus` row and
+# every switch's row keep their meaning; an ablation's own values win.
+SEA_PLUS_AS_MEASURED = {"search.plus.round_size": 5, "search.plus.ask_out_failing": False, "search.plus.confidence_z": 1.96,
+                        "search.plus.guided_exploration": False, "search.plus.prior_model": "logistic"}
 REFERENCE_PRICES = {"generator": "openai:gpt-4o", "testee": "openai:gpt-4o-mini"}
 WRITER_OUTPUT_TOKENS_PER_QUESTION, REPHRASE_OUTPUT_TOKENS_PER_VARIANT = 90, 30
 REAL_MODEL, REAL_BUDGET, REAL_SETTING = "local:smollm2-135m", 1000, "SmolLM2, 5 questions"

@@ -222,7 +222,7 @@ class PlusSettings(_Section):
 
     adaptive: bool = True  # ask in rounds; stop asking a paragraph once decided (at or below tau, with ask_out_failing)
     round_size: int = Field(default=1, ge=1)  # questions per paragraph per round
-    confidence_z: float = Field(default=1.96, gt=0)  # Wilson interval width for "decided"
+    confidence_z: float = Field(default=1.28, gt=0)  # Wilson interval width for "decided"
     ask_out_failing: bool = True  # a paragraph decided above tau is asked all its questions; only one below stops early
     weighted_draw: bool = True  # draw candidates by similarity to their sources x those sources' error rates
     evidence_sources: bool = False  # promote a paragraph only when P(its error rate > tau) reaches source_confidence
@@ -232,8 +232,8 @@ class PlusSettings(_Section):
     bandit: bool = False  # share each batch among the sources by Thompson sampling on their yields
     region_retrieval: bool = False  # query from a source's region (it and the sources it led to); k by its yield
     failure_prior: bool = False  # weight candidates by a classifier of failure trained on the paragraphs evaluated so far
-    guided_exploration: bool = False  # a step without candidates draws its exploration batch by the prior, not uniformly
-    prior_model: Literal["logistic", "neighbours"] = "logistic"  # ... a logistic regression, or the failures of a candidate's nearest evaluated paragraphs
+    guided_exploration: bool = True  # a step without candidates draws its exploration batch by the prior, not uniformly
+    prior_model: Literal["logistic", "neighbours"] = "neighbours"  # ... a logistic regression, or the failures of a candidate's nearest evaluated paragraphs
 
 
 class SearchSettings(_Section):

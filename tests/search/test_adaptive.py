@@ -49,7 +49,7 @@ def _asked_of(ask_out_failing: bool) -> Counter:
     def ask_all(round_questions):
         return [{"question_id": q.question_id, "outcome": outcome[q.para_id]} for q in round_questions], False
 
-    plus = PlusSettings(round_size=1, ask_out_failing=ask_out_failing)
+    plus = PlusSettings(round_size=1, ask_out_failing=ask_out_failing, confidence_z=1.96)  # the counts below are z 1.96's
     evaluated, asked, _, exhausted = ask_in_rounds(questions, ask_all, lambda: None, 0.5, plus)
     assert evaluated == [1, 2] and not exhausted
     return Counter(q.para_id for q in asked)

@@ -124,7 +124,7 @@ def test_a_step_without_candidates_explores_by_the_prior_only_when_switched_on(v
 
     rates = {p: float(i % 2) for i, p in enumerate(first.para_ids)}  # 5 failed, 5 passed
     guided = explored("sea_plus", rates, guided_settings)
-    uniform = explored("sea_plus", rates, guided_settings.model_copy(update={"plus": PlusSettings(prior_model=model)}))
+    uniform = explored("sea_plus", rates, guided_settings.model_copy(update={"plus": PlusSettings(guided_exploration=False, prior_model=model)}))
     assert guided.candidates == uniform.candidates == 500 - 10 and not any(guided.provenance.values())
     assert not set(guided.para_ids) & set(first.para_ids) and len(guided.para_ids) == 10
     assert set(guided.predicted) == set(guided.para_ids) and uniform.predicted == {}
