@@ -100,7 +100,7 @@ def _step_files(arm, count):
     return out
 
 
-@pytest.mark.parametrize(("arm_name", "plus"), [("sea", {}), ("random", {}), ("sea_plus", {}),  # sea_plus's defaults: guided exploration's draws too
+@pytest.mark.parametrize(("arm_name", "plus"), [("sea", {}), ("random", {}), ("sea_plus", {}),  # sea_plus's defaults (in this sample its prior never has enough failures to guide a draw)
                                                 ("sea_plus", {"bandit": True, "yield_pruning": True, "evidence_sources": True})])
 def test_a_run_reopened_in_a_new_process_state_continues_exactly(vital_sample, tmp_path, arm_name, plus):
     params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=10_000, search__arms=[arm_name])
