@@ -66,9 +66,9 @@ ABLATIONS = {"sea_plus + yield pruning": {"search.plus.yield_pruning": True},
              "sea_plus + rounds of 2": {"search.plus.round_size": 2},
              "sea_plus + failing asked out": {"search.plus.ask_out_failing": True},
              "sea_plus + rounds of 1 + failing asked out": {"search.plus.round_size": 1, "search.plus.ask_out_failing": True}}
-# sea_plus's default from 4a02116 to 77c66ab (the rows below judged against it). Added before any result with them: the other switches on top of it, each judged
-# against it (not plain sea_plus), since a switch that did nothing for rounds of 5 may pay once failing paragraphs are
-# asked out: item 1 (evidence sources with yield pruning), item 2 (the bandit, region retrieval, both), item 4 (the
+# sea_plus's default from 4a02116 to 77c66ab. Added before any result with them: the other switches on top of it, each
+# judged against it (not plain sea_plus), since a switch that did nothing for rounds of 5 may pay once failing paragraphs
+# are asked out: item 1 (evidence sources with yield pruning), item 2 (the bandit, region retrieval, both), item 4 (the
 # neighbour prior, and guided exploration by it).
 THE_DEFAULT, ON_THE_DEFAULT_LABEL = "sea_plus + rounds of 1 + failing asked out", "sea_plus default + "
 ON_THE_DEFAULT = {"bandit": {"search.plus.bandit": True},
