@@ -23,10 +23,11 @@ from benchmarks.report import write_report  # noqa: E402
 from sea.embeddings import Embedder, embedding_cache_path  # noqa: E402
 from sea.llm.cache import ResponseCache  # noqa: E402
 from sea.llm.registry import build_models  # noqa: E402
-from sea.questions.cloze import CorpusStats, Definitions, forget_memos  # noqa: E402
+from sea.questions.cloze import forget_memos  # noqa: E402
 from sea.questions.entities import forget_tagged  # noqa: E402
 from sea.questions.generate import QuestionGenerator, definitions  # noqa: E402
 from sea.questions.grading import answer_record  # noqa: E402
+from sea.questions.kinds import CorpusStats, Definitions  # noqa: E402
 from sea.questions.model import KEPT, Outcome  # noqa: E402
 from sea.questions.prompts import open_book_messages, testee_messages  # noqa: E402
 from sea.questions.rubric import CRITERIA, check  # noqa: E402

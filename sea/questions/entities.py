@@ -2,8 +2,8 @@
 generator) and how an option reads where it stands in a question.
 
 The tag cache (sea.questions.tags) names its rows by this module's code, as everything that turns
-the recogniser's output into spans is here: editing the generator's rules (sea.questions.cloze)
-leaves what was tagged valid."""
+the recogniser's output into spans is here: editing the generator's rules (sea.questions.cloze and
+the modules it reads) leaves what was tagged valid."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from sea.questions.tags import TagCache
 
 if TYPE_CHECKING:
-    from sea.questions.cloze import CorpusStats
+    from sea.questions.kinds import CorpusStats
 
 BLANK = "_____"
 YEAR, QUANTITY = "year", "quantity"

@@ -18,25 +18,16 @@ from sea.llm.client import ModelClient
 from sea.memo import remembered
 from sea.paragraphs import ParagraphStore
 from sea.kb.derived import derived_store
-from sea.questions.cloze import (
-    GENERATOR_NAME,
-    CorpusStats,
-    Definitions,
-    Setting,
-    bounding_years,
-    cloze_drafts,
-    fill_definitions,
-    links_between,
-    problem_before_distractors,
-    sampled,
-    work_year,
-    years_active,
-)
+from sea.questions.answers import problem_before_distractors
+from sea.questions.cloze import GENERATOR_NAME, Setting, cloze_drafts
 from sea.questions.entities import EntityFinder, Span
 from sea.questions.gate import DuplicateFilter, verify
+from sea.questions.kinds import CorpusStats, Definitions, fill_definitions, sampled
 from sea.questions.model import INVALID, Draft, Question, content_id, question_from_record, question_record
+from sea.questions.places import links_between
 from sea.questions.shuffle import phrasings_to_questions
 from sea.questions.writer import rephrase, write_drafts
+from sea.questions.years import bounding_years, work_year, years_active
 from sea.settings import Params
 
 RELATED_TITLES = 12  # same-type titles offered as distractors beside the neighbours' spans

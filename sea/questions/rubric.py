@@ -11,21 +11,12 @@ from __future__ import annotations
 
 from sea.choices import LETTERS
 from sea.questions import geography
-from sea.questions.cloze import (
-    CorpusStats,
-    article_for,
-    balanced,
-    cloze_in,
-    content_words,
-    games_held,
-    group_kind,
-    has_a_place,
-    name_words,
-    placed_alike,
-    year_cycle,
-)
+from sea.questions.cloze import cloze_in
+from sea.questions.distractors import article_for
 from sea.questions.entities import BLANK, QUANTITY, YEAR, YEAR_FORM, EntityFinder, Span, without_article, without_the
+from sea.questions.kinds import CorpusStats, balanced, content_words, group_kind, has_a_place, name_words, placed_alike
 from sea.questions.model import Question
+from sea.questions.years import games_held, year_cycle
 
 CRITERIA = {
     "same_type": "every distractor reads as the answer's kind and number where it stands",

@@ -5,10 +5,11 @@ import asyncio
 import pytest
 
 from sea.choices import LETTERS
-from sea.questions.cloze import GENERATOR_NAME, CorpusStats, cloze_drafts, cloze_in
-from sea.questions.entities import EntityFinder, Span
 from sea.questions import generate
+from sea.questions.cloze import GENERATOR_NAME, cloze_drafts, cloze_in
+from sea.questions.entities import EntityFinder, Span
 from sea.questions.generate import QuestionGenerator
+from sea.questions.kinds import CorpusStats
 from sea.questions.model import KEPT
 from sea.questions.shuffle import gold_letter_distribution
 from sea.questions.validation import phrasing_problem

@@ -7,85 +7,95 @@ import pytest
 
 from sea.choices import LETTERS
 from sea.questions import geography
-from sea.questions.cloze import (
-    CorpusStats,
-    Setting,
-    _most_tempting,
-    a_regions_capital,
-    an_embassys_city,
-    a_world_wars_first_or_last_year,
-    another_place_of_its_name,
-    before_a_rulers_name,
-    began_bounds,
-    _nearby_values,
-    _same_kind,
-    _ARTICLE_WORD,
+from sea.questions.answers import (
     _INDEFINITE,
-    _with_article,
-    about_borders,
-    directions_given,
-    about_the_sea,
     answer_problem,
     article_before,
-    article_for,
-    bounding_years,
+    citation,
+    country_of_the_past,
+    cut_from_its_paragraph,
+    one_of_a_list_of_countries,
+    placed_by_the_question,
+    problem_before_distractors,
+    restated,
+    word_form_given,
+)
+from sea.questions.cloze import (
+    ANTIQUITY_ENDS,
+    MODERN_STATES_FROM,
+    Setting,
+    before_a_rulers_name,
     cloze_drafts,
     cloze_in,
-    contemporaries,
     direct_question,
-    cut_from_its_paragraph,
-    dates_named,
-    era_of,
-    in_the_works_time,
-    citation,
-    kind_problem,
-    landlocked,
-    lifespan,
-    links_between,
+    of_a_persons_name,
+    of_the_answers_time,
+    problem_in_its_setting,
+    science_of,
+)
+from sea.questions.distractors import (
+    _ARTICLE_WORD,
+    article_for,
+    most_tempting,
+    range_start,
+    same_form,
+    same_kind,
+    takes_the,
+    with_article,
+    written_with_the,
+)
+from sea.questions.entities import QUANTITY, YEAR, EntityFinder, Span
+from sea.questions.kinds import (
+    CorpusStats,
     homeland_of,
+    kind_problem,
     located,
-    named_containers,
     names_around,
+    part_of_a_continent,
+    placed_alike,
+    same_name,
+    taxon_ending,
+    what_it_is,
+    where_it_is,
+)
+from sea.questions.model import Question
+from sea.questions.places import (
+    a_regions_capital,
+    about_borders,
+    about_the_sea,
+    an_embassys_city,
+    another_place_of_its_name,
+    directions_given,
+    landlocked,
+    links_between,
+    named_containers,
     names_in,
     near_on_a_map,
     neighbours_only,
     nested,
-    of_a_persons_name,
-    ANTIQUITY_ENDS,
-    MODERN_STATES_FROM,
-    centuries_named,
-    country_of_the_past,
-    dated_only_before,
-    problem_in_its_setting,
-    of_the_answers_time,
-    part_of_a_continent,
-    on_the_answers_side,
-    one_of_a_list_of_countries,
-    period_bounds,
-    range_start,
-    restated,
-    science_of,
-    period_of,
-    placed_alike,
-    placed_by_the_question,
-    problem_before_distractors,
-    games_held,
-    year_cycle,
-    years_spanned,
-    same_form,
-    same_name,
-    takes_the,
-    taxon_ending,
-    what_it_is,
-    where_it_is,
-    word_form_given,
-    work_year,
-    written_with_the,
-    years_active,
 )
-from sea.questions.entities import QUANTITY, YEAR, EntityFinder, Span
-from sea.questions.model import Question
 from sea.questions.rubric import check
+from sea.questions.years import (
+    a_world_wars_first_or_last_year,
+    began_bounds,
+    bounding_years,
+    centuries_named,
+    contemporaries,
+    dated_only_before,
+    dates_named,
+    era_of,
+    games_held,
+    in_the_works_time,
+    lifespan,
+    nearby_values,
+    on_the_answers_side,
+    period_bounds,
+    period_of,
+    work_year,
+    year_cycle,
+    years_active,
+    years_spanned,
+)
 
 CORPUS = [f"The region held event {i} in 1990." for i in range(100)] + ["The festival of 2024 was held in Lyon."] * 3
 DEFINITIONS = [(1, "Sudan", "Sudan, officially the Republic of the Sudan, is a country in Northeast Africa."),
@@ -370,11 +380,11 @@ def test_a_quantity_that_names_an_event_takes_only_the_values_others_wrote():
     sentence = "He won two Olympic gold medals over the 10,000 metres."
     pool = [Span(QUANTITY, t, "") for t in ("5,000 metres", "1,500 metres", "3,000 metres")]
     for seed in range(5):
-        event = _same_kind(Span(QUANTITY, "10,000 metres", sentence, with_the=True), pool, sentence.lower(), stats, np.random.default_rng(seed))
+        event = same_kind(Span(QUANTITY, "10,000 metres", sentence, with_the=True), pool, sentence.lower(), stats, np.random.default_rng(seed))
         assert sorted(event) == ["1,500 metres", "3,000 metres", "5,000 metres"]  # written by the neighbours, none made up
-    fewer = _same_kind(Span(QUANTITY, "10,000 metres", sentence, with_the=True), pool[:2], sentence.lower(), stats, np.random.default_rng(0))
+    fewer = same_kind(Span(QUANTITY, "10,000 metres", sentence, with_the=True), pool[:2], sentence.lower(), stats, np.random.default_rng(0))
     assert len(fewer) == 2  # too few: no question
-    plain = _same_kind(Span(QUANTITY, "10,000 metres", "The lake lies 10,000 metres up."), pool[:2], "", stats, np.random.default_rng(0))
+    plain = same_kind(Span(QUANTITY, "10,000 metres", "The lake lies 10,000 metres up."), pool[:2], "", stats, np.random.default_rng(0))
     assert len(plain) == 3 and set(plain) - {"1,500 metres", "5,000 metres"}  # a measure may take a made-up value near it
 
 
@@ -555,7 +565,7 @@ def test_no_year_distractor_after_the_knowledge_base_date_and_none_far_off():
     stats, answer = CorpusStats([], latest_year=2024), Span(YEAR, "2019", "It opened in 2019.")
     assert same_form(Span(YEAR, "2021", "x"), answer, stats) and not same_form(Span(YEAR, "2031", "x"), answer, stats)
     assert not same_form(Span(YEAR, "1890", "x"), answer, stats)  # more than a century away
-    made_up = [y for y in _nearby_values(Span(YEAR, "2023", "x"), np.random.default_rng(0)) if same_form(Span(YEAR, y, ""), answer, stats)]
+    made_up = [y for y in nearby_values(Span(YEAR, "2023", "x"), np.random.default_rng(0)) if same_form(Span(YEAR, y, ""), answer, stats)]
     assert made_up and all(int(year) <= 2024 for year in made_up)
     assert not same_form(Span(YEAR, "2024", "x"), answer, stats)  # round 54: 2026 read as the future for a merger "formed in ___"
 
@@ -567,7 +577,7 @@ def test_beside_a_round_year_no_exact_one_stands_out():
     assert same_form(Span(YEAR, "1249", "x"), Span(YEAR, "1253", "It was built in 1253."), stats)  # an exact answer takes any year
     assert same_form(Span(YEAR, "1903", "x"), Span(YEAR, "1900", "Gamma rays were discovered in 1900."), stats)  # exact, not an estimate
     for seed in range(5):
-        years = _same_kind(moai, [], "between the years 1250 and 1500.", stats, np.random.default_rng(seed))
+        years = same_kind(moai, [], "between the years 1250 and 1500.", stats, np.random.default_rng(seed))
         assert all(int(year) % 10 == 0 for year in years)
 
 
@@ -577,14 +587,14 @@ def test_year_distractors_stay_within_the_paragraph_dates_and_quantities_are_nev
     answer = Span(YEAR, "1998", "He won the award as a player in 1998.")
     pool = [Span(YEAR, y, "") for y in ("2024", "2013", "1890", "2001", "1975")]
     for seed in range(5):
-        years = _same_kind(answer, pool, paragraph, stats, np.random.default_rng(seed))
+        years = same_kind(answer, pool, paragraph, stats, np.random.default_rng(seed))
         assert len(years) == 3 and all(1979 <= int(y) <= 2016 for y in years)  # 1989–2006, ten years either side
-    values = _nearby_values(Span(QUANTITY, "70,550 square kilometres", "x"), np.random.default_rng(0))
+    values = nearby_values(Span(QUANTITY, "70,550 square kilometres", "x"), np.random.default_rng(0))
     assert values and not {"35,275 square kilometres", "141,100 square kilometres"} & set(values)
     strait = Span(QUANTITY, "2 km", "The strait is 570 km long and 2 km wide at its narrowest point.")
     pool = [Span(QUANTITY, q, "") for q in ("250 km", "60,440 km", "1 km", "5 km")]
     for seed in range(5):  # round 43: no width a hundred times the answer's
-        widths = _same_kind(strait, pool, "the strait is 570 km long.", stats, np.random.default_rng(seed))
+        widths = same_kind(strait, pool, "the strait is 570 km long.", stats, np.random.default_rng(seed))
         assert widths and all(0.2 <= float(w.split()[0].replace(",", "")) <= 20 for w in widths)
 
 
@@ -593,13 +603,13 @@ def test_distractors_that_fit_the_sentence_and_the_article_come_first():
     names = {"Edinburgh": [1.0, 0.0, 0.0], "Oslo": [0.7, 0.0, 0.714], "Glasgow": [0.6, 0.8, 0.0], "Cardiff": [0.6, 0.64, 0.48],
              "Bergen": [0.6, 0.0, 0.8]}
     vectors = {name: np.array(v) for name, v in names.items()}
-    ranked, _ = _most_tempting(answer, ["Oslo", "Bergen", "Glasgow", "Cardiff"], vectors)
+    ranked, _ = most_tempting(answer, ["Oslo", "Bergen", "Glasgow", "Cardiff"], vectors)
     assert ranked[0] == "Oslo"  # nearest the answer by name alone
     scotland = np.array([0.0, 1.0, 0.0])
-    ranked, _ = _most_tempting(answer, ["Oslo", "Bergen", "Glasgow", "Cardiff"], vectors, context=scotland)
+    ranked, _ = most_tempting(answer, ["Oslo", "Bergen", "Glasgow", "Cardiff"], vectors, context=scotland)
     assert ranked[:2] == ["Glasgow", "Cardiff"]
     articles = {"Bergen": np.array([0.6, 0.8, 0.0])}  # what its article says outweighs its name
-    ranked, _ = _most_tempting(answer, ["Oslo", "Bergen", "Glasgow", "Cardiff"], vectors, context=scotland, articles=articles)
+    ranked, _ = most_tempting(answer, ["Oslo", "Bergen", "Glasgow", "Cardiff"], vectors, context=scotland, articles=articles)
     assert ranked.index("Bergen") < ranked.index("Oslo")
 
 
@@ -740,13 +750,13 @@ def test_no_second_right_answer_paraphrases_and_shared_words_are_refused():
     bodies = [(30 + i, name, f"The {name} is an intergovernmental organization.")
               for i, name in enumerate(("United Nations", "UN Nations Office", "World Bank", "World Bank Group", "NATO", "OECD"))]
     stats = CorpusStats([], latest_year=2024, definitions=bodies)
-    kept = _same_kind(answer, [Span(s.kind, s.text, "", with_the=True) for s in pool], "it is an agency of the united nations.",
+    kept = same_kind(answer, [Span(s.kind, s.text, "", with_the=True) for s in pool], "it is an agency of the united nations.",
                       stats, np.random.default_rng(0))
     assert "UN Nations Office" not in kept and {"World Bank", "NATO", "OECD"} <= set(kept)  # shares "nations" with the answer
     # By meaning: a near-synonym (similarity above the band) is never offered, nor two names of one thing.
     vectors = {"United Nations": np.array([1.0, 0.0]), "UN": np.array([0.99, 0.141]), "World Bank": np.array([0.6, 0.8]),
                "World Bank Group": np.array([0.58, 0.815]), "NATO": np.array([0.5, 0.866]), "OECD": np.array([0.4, 0.917])}
-    ranked, _ = _most_tempting(answer, ["UN", "World Bank", "World Bank Group", "NATO", "OECD"], vectors)
+    ranked, _ = most_tempting(answer, ["UN", "World Bank", "World Bank Group", "NATO", "OECD"], vectors)
     assert ranked == ["World Bank", "NATO", "OECD"]
 
 
@@ -877,31 +887,31 @@ def test_names_that_share_only_their_kind_are_different_things():
 
 def test_the_moves_into_the_blank_with_the_names_that_take_it():
     span = Span("place", "Soviet Union", "It led to the dissolution of the Soviet Union in 1991.", with_the=True)
-    blanked, written = _with_article(span, written_with_the([Span("place", "Czech Republic", "", True),
+    blanked, written = with_article(span, written_with_the([Span("place", "Czech Republic", "", True),
                                                               Span("place", "Russia", "", False)]))
     assert blanked == "the Soviet Union"
     assert [written(o) for o in ("Soviet Union", "Russia", "Czech Republic", "Kingdom of Hungary")] == [
         "the Soviet Union", "Russia", "the Czech Republic", "the Kingdom of Hungary"]  # the last by the form of its name
     group = Span("group", "British", "In 1783 the British monarchy acknowledged it.", with_the=True)
-    _, written = _with_article(group, {})
+    _, written = with_article(group, {})
     assert [written(o) for o in ("British", "Spanish")] == ["the British", "the Spanish"]  # an adjective: all keep "the"
     year = Span(YEAR, "2023", "He was knighted in the 2023 Birthday Honours.")
-    _, written = _with_article(year, {})
+    _, written = with_article(year, {})
     assert [written(o) for o in ("2023", "2019")] == ["the 2023", "the 2019"]  # so is a year
 
 
 def test_the_before_a_name_that_modifies_a_noun_stays_with_every_option():
     definite = written_with_the([Span("place", "Moscow", "", False), Span("place", "Netherlands", "", True)])
     trials = Span("place", "Moscow", "Stalin launched show trials known as the Moscow trials.", with_the=True)
-    blanked, written = _with_article(trials, definite)
+    blanked, written = with_article(trials, definite)
     assert blanked == "the Moscow"
     assert [written(o) for o in ("Moscow", "Kazan", "Netherlands")] == ["the Moscow", "the Kazan", "the Netherlands"]
     listed = Span("place", "Hawaii", "Examples include the Hawaii, Iceland, and Yellowstone hotspots.", with_the=True)
-    assert _with_article(listed, {})[1]("Texas") == "the Texas"
+    assert with_article(listed, {})[1]("Texas") == "the Texas"
     kept = Span("place", "Netherlands", "Trade with the Netherlands grew.", with_the=True)
-    assert [_with_article(kept, definite)[1](o) for o in ("Netherlands", "Belgium")] == ["the Netherlands", "Belgium"]
+    assert [with_article(kept, definite)[1](o) for o in ("Netherlands", "Belgium")] == ["the Netherlands", "Belgium"]
     administration = Span("person", "Kennedy", "It was the Kennedy administration's first crisis.", with_the=True)
-    assert [_with_article(administration, {})[1](o) for o in ("Kennedy", "Nixon")] == ["the Kennedy", "the Nixon"]
+    assert [with_article(administration, {})[1](o) for o in ("Kennedy", "Nixon")] == ["the Kennedy", "the Nixon"]
     # cloze_drafts withholds a place there instead (test_a_place_inside_a_longer_name_is_not_asked): "the Liberia baboon" is none
 
 
@@ -916,7 +926,7 @@ def test_a_name_its_own_article_writes_with_the_takes_the_in_the_blank():
     assert written_with_the(found) == {"Middle East": False, "Philippines": False, "Iran": False, "Soviet Union": True}
     assert written_with_the(found, stats) == {"Middle East": True, "Philippines": True, "Iran": False, "Soviet Union": True}
     gold = Span("place", "Central Asia", "Apples originated in the Central Asia of antiquity.", with_the=True)
-    _, written = _with_article(gold, written_with_the(found, stats))
+    _, written = with_article(gold, written_with_the(found, stats))
     assert [written(o) for o in ("Middle East", "Iran", "Philippines")] == ["the Middle East", "Iran", "the Philippines"]
     assert takes_the("Middle East", written_with_the(found, stats)) and not takes_the("Middle East", written_with_the(found))
     assert takes_the("Rhine River", {}) and not takes_the("Iran", written_with_the(found, stats))
@@ -968,9 +978,9 @@ def test_distractors_are_placed_where_the_answer_is():
     assert placed_alike(frozenset({"Mediterranean Sea"}), frozenset({"Caribbean Sea"})) == 0  # nor kind words
     vectors = {"Sudan": np.array([1.0, 0.0]), "Mauritania": np.array([0.6, 0.8]), "Eritrea": np.array([0.5, 0.866]),
                "Norway": np.array([0.55, 0.835])}
-    ranked, _ = _most_tempting(sudan, ["Mauritania", "Eritrea"], vectors)
+    ranked, _ = most_tempting(sudan, ["Mauritania", "Eritrea"], vectors)
     assert ranked == ["Mauritania", "Eritrea"]  # nearer the answer's vector
-    ranked, _ = _most_tempting(sudan, ["Mauritania", "Eritrea"], vectors, stats=PLACES)
+    ranked, _ = most_tempting(sudan, ["Mauritania", "Eritrea"], vectors, stats=PLACES)
     assert ranked == ["Eritrea", "Mauritania"]  # "Northeast Africa" shares more of where Sudan is than "Northwest Africa"
 
 
@@ -985,9 +995,9 @@ def test_neighbours_the_articles_name_are_offered_first():
     spain = Span("place", "Spain", "x")
     vectors = {"Spain": np.array([1.0, 0.0]), "Poland": np.array([0.7, 0.714]), "Portugal": np.array([0.5, 0.866]),
                "Morocco": np.array([0.4, 0.917]), "Italy": np.array([0.6, 0.8])}
-    ranked, _ = _most_tempting(spain, ["Poland", "Italy", "Portugal", "Morocco"], vectors)
+    ranked, _ = most_tempting(spain, ["Poland", "Italy", "Portugal", "Morocco"], vectors)
     assert ranked == ["Poland", "Italy", "Portugal", "Morocco"]  # by vectors alone
-    ranked, _ = _most_tempting(spain, ["Poland", "Italy", "Portugal", "Morocco"], vectors, linked=[0, 0, 2, 1])
+    ranked, _ = most_tempting(spain, ["Poland", "Italy", "Portugal", "Morocco"], vectors, linked=[0, 0, 2, 1])
     assert ranked == ["Portugal", "Morocco", "Poland", "Italy"]
     # Where the sentence says what borders what, only linked names may stand (not Uruguay for Colombia's northwest).
     assert about_borders("Colombia is bordered by Venezuela to the east and _____ to the northwest.")
@@ -1023,7 +1033,7 @@ def test_a_year_on_a_cycle_takes_distractors_on_it():
     games = Span(YEAR, "1928", "He won gold medals at the 1928, 1932 and 1936 Olympics.")
     assert year_cycle(games) == 4
     assert same_form(Span(YEAR, "1924", "x"), games, stats) and not same_form(Span(YEAR, "1922", "x"), games, stats)
-    made_up = _nearby_values(games, np.random.default_rng(0))
+    made_up = nearby_values(games, np.random.default_rng(0))
     assert made_up and all((int(y) - 1928) % 4 == 0 for y in made_up)
     assert year_cycle(Span(YEAR, "1966", "England won the World Cup in 1966.")) == 4
     assert year_cycle(Span(YEAR, "2006", "It hosted games of the 1974 and 2006 FIFA World Cups.")) == 4  # round 56: 1995, 2011
@@ -1033,7 +1043,7 @@ def test_a_year_on_a_cycle_takes_distractors_on_it():
     latest = Span(YEAR, "2024", "The most recent was held in 2024 in Paris.")  # the Games are named only by the article's title
     assert year_cycle(latest) == 1 and year_cycle(latest, "Summer Olympic Games") == 4
     assert not same_form(Span(YEAR, "2018", "x"), latest, stats, "Summer Olympic Games") and same_form(Span(YEAR, "2018", "x"), latest, stats)
-    assert all((int(y) - 2024) % 4 == 0 for y in _nearby_values(latest, np.random.default_rng(0), "Summer Olympic Games"))
+    assert all((int(y) - 2024) % 4 == 0 for y in nearby_values(latest, np.random.default_rng(0), "Summer Olympic Games"))
 
 
 def test_a_presidential_election_in_a_leap_year_keeps_the_cycle():
@@ -1061,7 +1071,7 @@ def test_a_year_of_the_games_takes_only_years_they_were_held():
     medals = Span(YEAR, "1904", "The tradition of awarding medals began in 1904.")
     assert not same_form(Span(YEAR, "1916", "x"), medals, stats, "Summer Olympic Games")  # the war years held none
     assert same_form(Span(YEAR, "1916", "x"), medals, stats)  # no Games named: any year on no cycle
-    made_up = [int(y) for y in _nearby_values(medals, np.random.default_rng(0), "Summer Olympic Games")]
+    made_up = [int(y) for y in nearby_values(medals, np.random.default_rng(0), "Summer Olympic Games")]
     assert {1900, 1908} <= set(made_up) and all(abs(y - 1904) < 30 and (y - 1904) % 4 == 0 for y in made_up)  # not 1972
     assert games_held(Span(YEAR, "1999", "He was named Athlete of the Century by the International Olympic Committee in 1999.")) == set()
 
@@ -1096,10 +1106,10 @@ def test_year_distractors_stay_on_the_answers_side_of_the_years_that_bound_the_s
     answer = Span(YEAR, "1933", "He became chancellor in 1933.")
     pool = [Span(YEAR, y, "") for y in ("1925", "1938", "1944", "1948", "1951", "1887")]
     stats = CorpusStats([], latest_year=2024)
-    kept = _same_kind(answer, pool, text.lower(), stats, np.random.default_rng(0), frozenset({1889, 1945}))
+    kept = same_kind(answer, pool, text.lower(), stats, np.random.default_rng(0), frozenset({1889, 1945}))
     assert len(kept) == 3 and all(1889 < int(y) < 1945 for y in kept)  # none after his death, none before his birth
-    after_1930 = [_same_kind(answer, pool, text.lower(), stats, np.random.default_rng(seed), frozenset({1930})) for seed in range(20)]
-    unbounded = [_same_kind(answer, pool, text.lower(), stats, np.random.default_rng(seed)) for seed in range(20)]
+    after_1930 = [same_kind(answer, pool, text.lower(), stats, np.random.default_rng(seed), frozenset({1930})) for seed in range(20)]
+    unbounded = [same_kind(answer, pool, text.lower(), stats, np.random.default_rng(seed)) for seed in range(20)]
     assert all(int(y) > 1930 for kept in after_1930 for y in kept)
     assert any(int(y) <= 1930 for kept in unbounded for y in kept)  # the bound, not chance, kept them out
 

@@ -1,8 +1,9 @@
 import numpy as np
 
 from sea.questions import geography
-from sea.questions.cloze import CorpusStats, Setting, cloze_drafts
+from sea.questions.cloze import Setting, cloze_drafts
 from sea.questions.entities import EntityFinder
+from sea.questions.kinds import CorpusStats
 
 SOUTH_AMERICA = ("Uruguay", "Brazil", "Argentina", "Venezuela", "Colombia", "Ecuador", "Chile", "Bolivia", "Peru")
 ELSEWHERE = ("Spain", "Poland", "Italy", "Norway", "Greece")  # enough countries for a kind worth asking about

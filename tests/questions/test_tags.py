@@ -2,8 +2,8 @@
 
 import sqlite3
 
-from sea.questions.cloze import CorpusStats
 from sea.questions.entities import EntityFinder, forget_tagged
+from sea.questions.kinds import CorpusStats
 from sea.questions.tags import TagCache
 
 TEXT = "The Nile flows through Sudan and Egypt. It was crossed by Napoleon's army in 1798."
