@@ -90,6 +90,12 @@ ON_THE_DEFAULT = {"bandit": {"search.plus.bandit": True},
                   "confidence z 1.28 + guided exploration": {"search.plus.confidence_z": 1.28, "search.plus.guided_exploration": True,
                                                              "search.plus.prior_model": "neighbours"}}
 ABLATIONS |= {ON_THE_DEFAULT_LABEL + name: {**ABLATIONS[THE_DEFAULT], **switches} for name, switches in ON_THE_DEFAULT.items()}
+# sea_plus's default since 77c66ab (PlusSettings'), and the switches on top of it, each judged against it. Added before any
+# result with it: item 4's prior weighting the candidates too, where today it only guides exploration.
+THE_CURRENT_DEFAULT = ON_THE_DEFAULT_LABEL + "confidence z 1.28 + guided exploration"
+ON_THE_CURRENT_DEFAULT = {"neighbour prior": {"search.plus.failure_prior": True}}
+ABLATIONS |= {f"{THE_CURRENT_DEFAULT} + {name}": {**ABLATIONS[THE_CURRENT_DEFAULT], **switches}
+              for name, switches in ON_THE_CURRENT_DEFAULT.items()}
 PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored
 PRIOR_BLOCK = 5  # steps pooled when scoring the failure prior
 PAPER_PRIOR_ACCURACY = "66-68%"  # Knowl 11: BERT classifiers on 4,402 gpt-4o paragraphs
@@ -435,7 +441,10 @@ def summarise(rows: list[dict], args, seconds: float) -> dict:
 
 
 def baseline_of(ablation: str) -> str:
-    """The row a switch is judged against: the default for the switches on top of it, plain sea_plus for the others."""
+    """The row a switch is judged against: the default it was put on top of (today's, or the one from 4a02116 to
+    77c66ab), plain sea_plus for the others."""
+    if ablation.startswith(f"{THE_CURRENT_DEFAULT} + "):
+        return THE_CURRENT_DEFAULT
     return THE_DEFAULT if ablation.startswith(ON_THE_DEFAULT_LABEL) else "sea_plus"
 
 
@@ -493,11 +502,12 @@ def switch_markdown(effects: list[dict]) -> list[str]:
         return []
     lines = ["## Each switch against plain sea_plus (or the default), seed by seed", "",
              "The difference in error rate × random from `sea_plus` without the switch, on the same seeds: mean and 95% "
-             f"interval; a switch on top of the default (`{THE_DEFAULT}`) against the default. A change counts only if it "
-             "helps on every profile (fixed before any result).", ""]
+             f"interval; a switch on top of the default (`{THE_DEFAULT}`) against the default, one on top of today's "
+             f"(`{THE_CURRENT_DEFAULT}`) against today's. A change counts only if it helps on every profile (fixed before "
+             "any result).", ""]
     for (setting, budget, baseline), group in pd.DataFrame(effects).groupby(["setting", "budget", "baseline"], sort=False):
         profiles = [p for p in PROFILES if any(p in cells for cells in group["difference"])]
-        against = "" if baseline == "sea_plus" else ", against the default"
+        against = {"sea_plus": "", THE_DEFAULT: ", against the default"}.get(baseline, ", against today's default")
         lines += [f"| {setting}, {budget} questions{against} | " + " | ".join(profiles) + " | helps on every profile |",
                   "|" + " --- |" * (len(profiles) + 2)]
         for effect in group.itertuples():

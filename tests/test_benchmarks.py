@@ -96,6 +96,20 @@ def test_each_switch_is_judged_against_plain_sea_plus_on_the_same_seeds():
     assert "| 5 questions, 5000 questions, against the default | paper-regime | scattered | helps on every profile |" in text
 
 
+def test_todays_default_row_runs_sea_plus_as_its_settings_default_and_the_switches_on_it_are_judged_against_it():
+    from sea.settings import PlusSettings
+
+    runs_as = {**discovery.SEA_PLUS_AS_MEASURED, **discovery.ABLATIONS[discovery.THE_CURRENT_DEFAULT]}
+    defaults = PlusSettings()
+    assert {key: runs_as[key] for key in discovery.SEA_PLUS_AS_MEASURED} == {
+        key: getattr(defaults, key.rsplit(".", 1)[1]) for key in discovery.SEA_PLUS_AS_MEASURED}
+    on_today = f"{discovery.THE_CURRENT_DEFAULT} + neighbour prior"
+    assert discovery.ABLATIONS[on_today]["search.plus.failure_prior"] is True
+    assert discovery.baseline_of(on_today) == discovery.THE_CURRENT_DEFAULT
+    assert discovery.baseline_of(discovery.THE_CURRENT_DEFAULT) == discovery.THE_DEFAULT  # as it was judged when it became the default
+    assert discovery.baseline_of("sea_plus default + confidence z 1.28 + neighbour prior") == discovery.THE_DEFAULT
+
+
 def test_a_switch_counts_only_where_it_helps_on_every_profile_at_every_budget_with_room():
     places = [(setting, budget) for setting in discovery.SETTINGS_WITH_ROOM for budget in discovery.SETTINGS[setting][1]]
     effect = lambda ablation, setting, budget, helps: {"ablation": ablation, "setting": setting, "budget": budget,  # noqa: E731
