@@ -127,6 +127,11 @@ def _audit(args: argparse.Namespace) -> None:
                                     resume=plan.resume, summary_dir=args.summary_dir, progress=not args.quiet)
             except PrefectHTTPStatusError as error:
                 raise api_failure(error) from None
+            except Exception as error:
+                interruption = interruption_behind(error)
+                if interruption is None:
+                    raise
+                raise interruption from error
     except (SeaError, Interrupted, KeyboardInterrupt):
         if (plan.params.audit.runs_dir / plan.run_id).is_dir():
             print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
@@ -403,6 +408,21 @@ class Interrupted(BaseException):
 
 def _interrupt(signum, frame) -> None:
     raise Interrupted(signal.Signals(signum).name)
+
+
+def interruption_behind(error: BaseException) -> BaseException | None:
+    """The interruption an error was raised while handling, if any. A SIGTERM that lands while Prefect is still
+    creating a task run makes Prefect's own crash handling fail ("Task run is not set"), and that error, not the
+    signal, reaches the flow's caller: the run must still stop as a signal stops it, resumable."""
+    from prefect.exceptions import TerminationSignal
+
+    while error is not None:
+        if isinstance(error, (Interrupted, KeyboardInterrupt)):
+            return error
+        if isinstance(error, TerminationSignal):
+            return Interrupted(signal.Signals(error.signal).name)
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -166,6 +166,35 @@ def test_damaged_run_files_are_named_with_a_fix_that_works(finished):
     assert sea(["--params", params_path, "report", "straight"], env).returncode == 0
 
 
+def test_an_error_prefect_raises_while_a_sigterm_unwinds_stops_the_run_as_the_signal_does(prefect_server, params_path, tmp_path,
+                                                                                            monkeypatch, capsys):
+    """A SIGTERM that lands while Prefect creates a task run makes its crash handling fail in turn ("Task run is not
+    set", CI 2026-12-06): the run must still stop as a signal stops it, with the command that resumes it."""
+    import flows.audit
+    from flows.cli import main
+    from prefect.exceptions import TerminationSignal
+
+    def raced(**kwargs):
+        (tmp_path / "runs" / kwargs["run_id"]).mkdir(parents=True)  # the run had begun
+        try:
+            raise TerminationSignal(signal.SIGTERM)
+        except TerminationSignal:
+            raise ValueError("Task run is not set")  # noqa: B904 — as Prefect's handle_crash raises it
+
+    monkeypatch.setattr(flows.audit, "sea_audit", raced)
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        code = main(["--params", params_path, "--quiet", "audit", "--run-id", "raced"])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    stderr = capsys.readouterr().err
+    assert code == 128 + signal.SIGTERM and "sea: stopped by SIGTERM" in stderr and "sea audit --resume raced" in stderr
+    monkeypatch.setattr(flows.audit, "sea_audit", lambda **kwargs: int("a bug"))  # any other error is not a signal
+    with pytest.raises(ValueError, match="invalid literal"):
+        main(["--params", params_path, "--quiet", "audit", "--run-id", "buggy"])
+    signal.signal(signal.SIGTERM, previous)
+
+
 def test_sigterm_stops_within_seconds_and_the_run_resumes(finished):
     params_path, run, env, before = finished
     victim = subprocess.Popen([sys.executable, "-m", "flows.cli", "--params", params_path, "--quiet", "audit", "--run-id", "termed"],
