@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import signal
 import sys
 from pathlib import Path
@@ -120,6 +121,8 @@ def _audit(args: argparse.Namespace) -> None:
     from flows.audit import sea_audit
     from flows.server import api_failure, prefect_api
 
+    flow_runs = logging.getLogger("prefect.flow_runs")
+    flow_runs.addFilter(_no_report_of_an_interruption)
     try:
         with prefect_api(plan.params.paths.cache_dir / "prefect-server.log"):
             try:
@@ -137,6 +140,8 @@ def _audit(args: argparse.Namespace) -> None:
             print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
                   file=sys.stderr)
         raise
+    finally:
+        flow_runs.removeFilter(_no_report_of_an_interruption)
     print(format_summary(summary))
     print(f"\nrun: {plan.params.audit.runs_dir / plan.run_id}   report: sea report {plan.run_id}   "
           f"MLflow: make mlflow-ui (then http://127.0.0.1:5000)")
@@ -423,6 +428,12 @@ def interruption_behind(error: BaseException) -> BaseException | None:
             return Interrupted(signal.Signals(error.signal).name)
         error = error.__cause__ or error.__context__
     return None
+
+
+def _no_report_of_an_interruption(record: logging.LogRecord) -> bool:
+    """Drops Prefect's report of a flow run's error (with its traceback) when a signal is behind the error: the CLI
+    says the run was stopped and how to resume it."""
+    return not (record.exc_info and interruption_behind(record.exc_info[1]))
 
 
 def main(argv: list[str] | None = None) -> int:

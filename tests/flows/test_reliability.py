@@ -3,6 +3,7 @@ dead endpoint, damaged run files and their stated fixes, SIGTERM."""
 
 import http.server
 import json
+import logging
 import os
 import shutil
 import signal
@@ -166,6 +167,7 @@ def test_damaged_run_files_are_named_with_a_fix_that_works(finished):
     assert sea(["--params", params_path, "report", "straight"], env).returncode == 0
 
 
+@pytest.mark.filterwarnings("ignore:Logger 'prefect.flow_runs' attempted to send logs")  # the records here come from no flow run
 def test_an_error_prefect_raises_while_a_sigterm_unwinds_stops_the_run_as_the_signal_does(prefect_server, params_path, tmp_path,
                                                                                             monkeypatch, capsys):
     """A SIGTERM that lands while Prefect creates a task run makes its crash handling fail in turn ("Task run is not
@@ -174,25 +176,44 @@ def test_an_error_prefect_raises_while_a_sigterm_unwinds_stops_the_run_as_the_si
     from flows.cli import main
     from prefect.exceptions import TerminationSignal
 
-    def raced(**kwargs):
-        (tmp_path / "runs" / kwargs["run_id"]).mkdir(parents=True)  # the run had begun
+    flow_runs, reported = logging.getLogger("prefect.flow_runs"), []
+
+    def failing(error: Exception):
+        def flow(**kwargs):
+            (tmp_path / "runs" / kwargs["run_id"]).mkdir(parents=True)  # the run had begun
+            try:
+                raise error
+            except Exception as raised:
+                flow_runs.exception("Encountered exception during execution: %r", raised)  # as Prefect's flow engine does
+                raise
+        return flow
+
+    def raced_error() -> ValueError:
         try:
             raise TerminationSignal(signal.SIGTERM)
         except TerminationSignal:
-            raise ValueError("Task run is not set")  # noqa: B904 — as Prefect's handle_crash raises it
+            try:
+                raise ValueError("Task run is not set")  # as Prefect's handle_crash raises it
+            except ValueError as error:
+                return error
 
-    monkeypatch.setattr(flows.audit, "sea_audit", raced)
+    handler = logging.Handler()
+    handler.emit = lambda record: reported.append(record.getMessage())
+    flow_runs.addHandler(handler)
     previous = signal.getsignal(signal.SIGTERM)
     try:
+        monkeypatch.setattr(flows.audit, "sea_audit", failing(raced_error()))
         code = main(["--params", params_path, "--quiet", "audit", "--run-id", "raced"])
+        stderr = capsys.readouterr().err
+        assert code == 128 + signal.SIGTERM and "sea: stopped by SIGTERM" in stderr and "sea audit --resume raced" in stderr
+        assert reported == []  # Prefect's report of the error, traceback and all, is not shown
+        monkeypatch.setattr(flows.audit, "sea_audit", failing(ValueError("a bug")))  # any other error is not a signal
+        with pytest.raises(ValueError, match="a bug"):
+            main(["--params", params_path, "--quiet", "audit", "--run-id", "buggy"])
+        assert reported == ["Encountered exception during execution: ValueError('a bug')"]
     finally:
+        flow_runs.removeHandler(handler)
         signal.signal(signal.SIGTERM, previous)
-    stderr = capsys.readouterr().err
-    assert code == 128 + signal.SIGTERM and "sea: stopped by SIGTERM" in stderr and "sea audit --resume raced" in stderr
-    monkeypatch.setattr(flows.audit, "sea_audit", lambda **kwargs: int("a bug"))  # any other error is not a signal
-    with pytest.raises(ValueError, match="invalid literal"):
-        main(["--params", params_path, "--quiet", "audit", "--run-id", "buggy"])
-    signal.signal(signal.SIGTERM, previous)
 
 
 def test_sigterm_stops_within_seconds_and_the_run_resumes(finished):
