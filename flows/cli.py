@@ -121,8 +121,6 @@ def _audit(args: argparse.Namespace) -> None:
     from flows.audit import sea_audit
     from flows.server import api_failure, prefect_api
 
-    flow_runs = logging.getLogger("prefect.flow_runs")
-    flow_runs.addFilter(_no_report_of_an_interruption)
     try:
         with prefect_api(plan.params.paths.cache_dir / "prefect-server.log"):
             try:
@@ -130,18 +128,11 @@ def _audit(args: argparse.Namespace) -> None:
                                     resume=plan.resume, summary_dir=args.summary_dir, progress=not args.quiet)
             except PrefectHTTPStatusError as error:
                 raise api_failure(error) from None
-            except Exception as error:
-                interruption = interruption_behind(error)
-                if interruption is None:
-                    raise
-                raise interruption from error
-    except (SeaError, Interrupted, KeyboardInterrupt):
-        if (plan.params.audit.runs_dir / plan.run_id).is_dir():
+    except BaseException as error:
+        if (isinstance(error, SeaError) or interruption_behind(error)) and (plan.params.audit.runs_dir / plan.run_id).is_dir():
             print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
                   file=sys.stderr)
         raise
-    finally:
-        flow_runs.removeFilter(_no_report_of_an_interruption)
     print(format_summary(summary))
     print(f"\nrun: {plan.params.audit.runs_dir / plan.run_id}   report: sea report {plan.run_id}   "
           f"MLflow: make mlflow-ui (then http://127.0.0.1:5000)")
@@ -416,9 +407,9 @@ def _interrupt(signum, frame) -> None:
 
 
 def interruption_behind(error: BaseException) -> BaseException | None:
-    """The interruption an error was raised while handling, if any. A SIGTERM that lands while Prefect is still
-    creating a task run makes Prefect's own crash handling fail ("Task run is not set"), and that error, not the
-    signal, reaches the flow's caller: the run must still stop as a signal stops it, resumable."""
+    """The interruption an error is, or was raised while handling, if any. A SIGTERM that lands while Prefect is
+    still creating a task run makes Prefect's own crash handling fail ("Task run is not set"), and that error, not
+    the signal, reaches the flow's caller: the command must still stop as a signal stops it (a run, resumable)."""
     from prefect.exceptions import TerminationSignal
 
     while error is not None:
@@ -441,14 +432,21 @@ def main(argv: list[str] | None = None) -> int:
     # While a flow runs, Prefect's own SIGTERM handler records the crash and then passes the signal
     # on to this one, so the process unwinds (and stops the Prefect server it started) instead of dying.
     signal.signal(signal.SIGTERM, _interrupt)
+    flow_runs = logging.getLogger("prefect.flow_runs")
+    flow_runs.addFilter(_no_report_of_an_interruption)
     try:
         args.run(args)
     except SeaError as error:
         print(f"sea: error: {error}", file=sys.stderr)
         return 2
-    except (Interrupted, KeyboardInterrupt) as interruption:
+    except BaseException as error:
+        interruption = interruption_behind(error)
+        if interruption is None:
+            raise
         print(f"sea: stopped by {interruption or 'Ctrl-C'}", file=sys.stderr)
         return 128 + (signal.SIGTERM if isinstance(interruption, Interrupted) else signal.SIGINT)
+    finally:
+        flow_runs.removeFilter(_no_report_of_an_interruption)
     return 0
 
 
