@@ -91,9 +91,12 @@ ON_THE_DEFAULT = {"bandit": {"search.plus.bandit": True},
                                                              "search.plus.prior_model": "neighbours"}}
 ABLATIONS |= {ON_THE_DEFAULT_LABEL + name: {**ABLATIONS[THE_DEFAULT], **switches} for name, switches in ON_THE_DEFAULT.items()}
 # sea_plus's default since 77c66ab (PlusSettings'), and the switches on top of it, each judged against it. Added before any
-# result with it: item 4's prior weighting the candidates too, where today it only guides exploration.
+# result with it: item 4's prior weighting the candidates too, where today it only guides exploration. Added later,
+# before any result with it: a step whose candidates do not fill the batch explores the rest (today only a step
+# without candidates explores), so that a search harvesting the blind spots it found keeps looking for the others.
 THE_CURRENT_DEFAULT = ON_THE_DEFAULT_LABEL + "confidence z 1.28 + guided exploration"
-ON_THE_CURRENT_DEFAULT = {"neighbour prior": {"search.plus.failure_prior": True}}
+ON_THE_CURRENT_DEFAULT = {"neighbour prior": {"search.plus.failure_prior": True},
+                          "filled batches": {"search.plus.fill_by_exploration": True}}
 ABLATIONS |= {f"{THE_CURRENT_DEFAULT} + {name}": {**ABLATIONS[THE_CURRENT_DEFAULT], **switches}
               for name, switches in ON_THE_CURRENT_DEFAULT.items()}
 PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored

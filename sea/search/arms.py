@@ -38,6 +38,9 @@ class Arm:
     def guided_exploration(self, plus) -> bool:
         return self.plus and plus.guided_exploration
 
+    def fill_by_exploration(self, plus) -> bool:
+        return self.plus and plus.fill_by_exploration
+
 
 ARMS = {arm.name: arm for arm in (
     Arm("sea", retrieves=True, prunes=True, colour="#c0392b"),

@@ -86,6 +86,9 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
             batch, predicted = explore_by_prior(state, settings, paragraphs, pool, rng)
         else:
             batch = draw(pool, settings.batch_size, rng, weights)
+        if provenance and len(batch) < settings.batch_size and arm.fill_by_exploration(settings.plus):
+            explored, scouted = explore_beside(state, settings, paragraphs, batch, set(provenance), rng)
+            batch, predicted = batch + explored, predicted | scouted
         pool_size = len(pool)
     return Batch(batch, {p: sorted(provenance.get(p, ())) for p in batch}, pool_size, rng.bit_generator.state,
                  {p: predicted[p] for p in batch if p in predicted})
@@ -116,6 +119,19 @@ def explore_by_prior(state: SearchState, settings: SearchSettings, paragraphs: P
         return [], {}
     predicted = predict_failures(state, settings.tau, paragraphs, scouts, settings.plus.prior_model)
     return draw(scouts, settings.batch_size, rng, predicted or None), predicted
+
+
+def explore_beside(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, batch: list[int],
+                   candidates: set[int], rng: np.random.Generator) -> tuple[list[int], dict[int, float]]:
+    """sea_plus's batch filling: the places left in a batch its candidates did not fill, explored among the
+    unvisited paragraphs that are not candidates, as a step without candidates explores (by the prior with
+    guided exploration, else uniformly), so that a search still harvesting keeps looking for blind spots it
+    has not found. Returns the paragraphs explored and the prior's predictions for the scouts."""
+    rest = settings.model_copy(update={"batch_size": settings.batch_size - len(batch)})
+    pool = unvisited(paragraphs, state.visited_paras | candidates)
+    if ARMS[state.arm].guided_exploration(settings.plus):
+        return explore_by_prior(state, rest, paragraphs, pool, rng)
+    return draw(pool, rest.batch_size, rng), {}
 
 
 def unvisited(paragraphs: ParagraphEmbeddings, visited: set[int]) -> list[int]:

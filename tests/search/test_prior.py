@@ -135,3 +135,29 @@ def test_a_step_without_candidates_explores_by_the_prior_only_when_switched_on(v
     assert too_few.predicted == {} and len(too_few.para_ids) == 10
     everything = set(paragraphs.store.para_ids().tolist())
     assert explored("sea_plus", rates, guided_settings, everything).para_ids == []  # nothing left: the arm is done
+
+
+@pytest.mark.parametrize("guided", [True, False])
+def test_a_batch_its_candidates_do_not_fill_is_filled_by_exploration_only_when_switched_on(vital_sample, embedder, guided):
+    paragraphs = ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
+    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
+    plus = PlusSettings(guided_exploration=guided, prior_model="neighbours")
+    settings = vital_sample.search.model_copy(update={"batch_size": 10, "k_documents": 5, "m_paragraphs": 2, "plus": plus})
+    first = choose_batch(SearchState(arm="sea_plus", seed=0), settings, index, paragraphs)
+    rates = {p: float(i % 2) for i, p in enumerate(first.para_ids)}  # 5 failed, 5 passed: the prior has examples
+    source = first.para_ids[1]
+    state = SearchState(arm="sea_plus", seed=0, step=1, error_rates=rates, active_sources={source}, visited_paras=set(first.para_ids))
+    filling = settings.model_copy(update={"plus": plus.model_copy(update={"fill_by_exploration": True})})
+    harvest = choose_batch(state, settings, index, paragraphs)
+    filled = choose_batch(state, filling, index, paragraphs)
+    retrieved = [p for p, sources in harvest.provenance.items() if sources]
+    assert 0 < len(harvest.para_ids) == len(retrieved) == harvest.candidates <= 2  # too few candidates for the batch
+    assert len(filled.para_ids) == 10 and filled.candidates == harvest.candidates
+    assert set(harvest.para_ids) <= set(filled.para_ids)  # every candidate still drawn
+    explored = set(filled.para_ids) - set(harvest.para_ids)
+    assert not explored & state.visited_paras and not any(filled.provenance[p] for p in explored)
+    assert set(filled.predicted) == (explored if guided else set())  # the scouts' predictions are kept for the explored
+    assert choose_batch(state, filling, index, paragraphs).para_ids == filled.para_ids  # a resumed step draws the same
+    for arm in ("sea", "no_pruning"):  # the switch is sea_plus's only
+        other = SearchState(arm=arm, seed=0, step=1, error_rates=rates, active_sources={source}, visited_paras=set(first.para_ids))
+        assert len(choose_batch(other, filling, index, paragraphs).para_ids) <= 2
