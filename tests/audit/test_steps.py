@@ -101,11 +101,13 @@ def _step_files(arm, count):
 
 
 @pytest.mark.parametrize(("arm_name", "plus"), [("sea", {}), ("random", {}), ("sea_plus", {}),  # sea_plus's defaults (in this sample its prior never has enough failures to guide a draw)
-                                                ("sea_plus", {"bandit": True, "yield_pruning": True, "evidence_sources": True})])
+                                                ("sea_plus", {"bandit": True, "yield_pruning": True, "evidence_sources": True,
+                                                              "fill_by_exploration": True})])
 def test_a_run_reopened_in_a_new_process_state_continues_exactly(vital_sample, tmp_path, arm_name, plus):
     params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=10_000, search__arms=[arm_name])
     params = params.model_copy(update={"search": params.search.model_copy(update={
-        "plus": params.search.plus.model_copy(update=plus)})})  # sea_plus: the bandit's draws, the yields and promotion on evidence resume too
+        "plus": params.search.plus.model_copy(update=plus)}),  # sea_plus: the bandit's draws, the yields, promotion on evidence and filled batches resume too
+        "simulated": {"probe": params.simulated["probe"].model_copy(update={"blind_spot_share": BLIND_SPOT_SHARE})}})
     straight = Workspace.of(open_run(params.audit.runs_dir, "straight", params).root)
     run_steps(straight.run.arm("simulated:probe", arm_name), in_process(straight), 5)
 
@@ -125,6 +127,15 @@ def test_a_run_reopened_in_a_new_process_state_continues_exactly(vital_sample, t
         pd.testing.assert_frame_equal(p1, p2)
         assert m1 == m2
     assert arm.load_state().to_json() == straight.run.arm("simulated:probe", arm_name).load_state().to_json()
+    batches = [json.loads((arm.step_dir(s) / rundir.BATCH).read_text()) for s in range(1, 5)]
+    retrieved = [sum(bool(sources) for sources in batch["provenance"].values()) for batch in batches]
+    if arm_name != "random":  # the steps resumed searched around sources, not only explored
+        assert any(retrieved[1:])
+    if plus.get("fill_by_exploration"):  # and a step filled its batch beside its candidates
+        assert any(0 < n < len(batch["para_ids"]) for n, batch in zip(retrieved, batches, strict=True))
+
+
+BLIND_SPOT_SHARE = 0.3  # enough failures in five steps of six paragraphs that every searching arm has sources to retrieve from
 
 
 def test_all_four_arms_get_the_same_budget_and_sea_plus_stops_asking_decided_paragraphs(vital_sample, tmp_path):
