@@ -9,10 +9,13 @@ from sea.audit.workspace import Workspace
 from sea.settings import Params
 
 
-def small_audit(params: Params, runs_dir, **overrides) -> Params:
-    """The sample's params with a probe profile (10% blind spots), small batches and a small budget."""
+SEARCHED_SHARE = 0.3  # blind spots enough that a searching arm has sources to retrieve from within a step or two
+
+
+def small_audit(params: Params, runs_dir, blind_spot_share: float = 0.1, **overrides) -> Params:
+    """The sample's params with a probe profile (10% blind spots unless told), small batches and a small budget."""
     raw = params.model_dump(mode="json")
-    raw["simulated"] = {"probe": {**raw["simulated"]["paper-regime"], "blind_spot_share": 0.1}}
+    raw["simulated"] = {"probe": {**raw["simulated"]["paper-regime"], "blind_spot_share": blind_spot_share}}
     raw["models"]["testee"]["model"] = "simulated:probe"
     raw["search"].update(batch_size=6, k_documents=10, m_paragraphs=4)
     raw["questions"].update(per_paragraph=2, variants=2)

@@ -12,7 +12,7 @@ from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace, _open
 from sea.questions.grading import askable
 from sea.search.pruning import chance_to_beat
-from tests.audit.conftest import small_audit
+from tests.audit.conftest import SEARCHED_SHARE, small_audit
 
 COMPARED = ["question_id", "testee", "raw_reply", "parsed_letter", "outcome", "input_tokens", "output_tokens", "cost_usd"]
 
@@ -104,10 +104,9 @@ def _step_files(arm, count):
                                                 ("sea_plus", {"bandit": True, "yield_pruning": True, "evidence_sources": True,
                                                               "fill_by_exploration": True})])
 def test_a_run_reopened_in_a_new_process_state_continues_exactly(vital_sample, tmp_path, arm_name, plus):
-    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=10_000, search__arms=[arm_name])
+    params = small_audit(vital_sample, tmp_path / "runs", SEARCHED_SHARE, budget__testee_calls=10_000, search__arms=[arm_name])
     params = params.model_copy(update={"search": params.search.model_copy(update={
-        "plus": params.search.plus.model_copy(update=plus)}),  # sea_plus: the bandit's draws, the yields, promotion on evidence and filled batches resume too
-        "simulated": {"probe": params.simulated["probe"].model_copy(update={"blind_spot_share": BLIND_SPOT_SHARE})}})
+        "plus": params.search.plus.model_copy(update=plus)})})  # sea_plus: the bandit's draws, the yields, promotion on evidence and filled batches resume too
     straight = Workspace.of(open_run(params.audit.runs_dir, "straight", params).root)
     run_steps(straight.run.arm("simulated:probe", arm_name), in_process(straight), 5)
 
@@ -133,9 +132,6 @@ def test_a_run_reopened_in_a_new_process_state_continues_exactly(vital_sample, t
         assert any(retrieved[1:])
     if plus.get("fill_by_exploration"):  # and a step filled its batch beside its candidates
         assert any(0 < n < len(batch["para_ids"]) for n, batch in zip(retrieved, batches, strict=True))
-
-
-BLIND_SPOT_SHARE = 0.3  # enough failures in five steps of six paragraphs that every searching arm has sources to retrieve from
 
 
 def test_all_four_arms_get_the_same_budget_and_sea_plus_stops_asking_decided_paragraphs(vital_sample, tmp_path):

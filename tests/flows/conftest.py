@@ -14,7 +14,7 @@ import yaml
 from flows import QUIET_ENVIRONMENT
 from sea.audit.rundir import RunDir
 from sea.settings import Params
-from tests.audit.conftest import small_audit
+from tests.audit.conftest import SEARCHED_SHARE, small_audit
 from tests.conftest import built_once
 
 REPO = Path(__file__).resolve().parents[2]
@@ -49,7 +49,7 @@ class FinishedCliAudit:
 def cli_audit_params(vital_sample, runs_dir: Path) -> Params:
     """Two arms, 72 questions each (three steps an arm): a fault in the first must leave the second to
     the resumed run too."""
-    return small_audit(vital_sample, runs_dir, search__arms=["sea", "random"], budget__testee_calls=72)
+    return small_audit(vital_sample, runs_dir, SEARCHED_SHARE, search__arms=["sea", "random"], budget__testee_calls=72)
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,7 @@
 """The sea_audit flow under Prefect with MLflow: logging, replay without calls, resume after SIGKILL."""
 
 import io
+import json
 import re
 import shutil
 import signal
@@ -163,6 +164,8 @@ def test_a_run_killed_mid_step_resumes_to_exactly_the_uninterrupted_result(prefe
             pd.testing.assert_frame_equal(q1, q2)
             pd.testing.assert_frame_equal(a1, a2)
             assert m1 == m2
+    killed_step = RunDir(tmp_path / "runs" / "killed").arm("simulated:probe", "sea").step_dir(2) / rundir.BATCH
+    assert any(json.loads(killed_step.read_text())["provenance"].values())  # the step killed and resumed searched around sources
     assert "sea" in output and "random" in output  # the summary table
 
 
