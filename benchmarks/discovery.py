@@ -505,12 +505,13 @@ def switch_markdown(effects: list[dict]) -> list[str]:
         return []
     lines = ["## Each switch against plain sea_plus (or the default), seed by seed", "",
              "The difference in error rate × random from `sea_plus` without the switch, on the same seeds: mean and 95% "
-             f"interval; a switch on top of the default (`{THE_DEFAULT}`) against the default, one on top of today's "
+             f"interval; a switch on top of the earlier default (`{THE_DEFAULT}`, sea_plus's default from 4a02116 to "
+             "77c66ab: what \"sea_plus default\" names in a row) against that default, one on top of today's "
              f"(`{THE_CURRENT_DEFAULT}`) against today's. A change counts only if it helps on every profile (fixed before "
              "any result).", ""]
     for (setting, budget, baseline), group in pd.DataFrame(effects).groupby(["setting", "budget", "baseline"], sort=False):
         profiles = [p for p in PROFILES if any(p in cells for cells in group["difference"])]
-        against = {"sea_plus": "", THE_DEFAULT: ", against the default"}.get(baseline, ", against today's default")
+        against = {"sea_plus": "", THE_DEFAULT: ", against the earlier default"}.get(baseline, ", against today's default")
         lines += [f"| {setting}, {budget} questions{against} | " + " | ".join(profiles) + " | helps on every profile |",
                   "|" + " --- |" * (len(profiles) + 2)]
         for effect in group.itertuples():
