@@ -82,12 +82,14 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
         if provenance and arm.bandit(settings.plus):
             counts = {source: yield_counts(state.dag, source, state.sources) for source in state.active_sources}
             batch = bandit_draw(provenance, counts, settings.batch_size, rng, weights)
-        elif not provenance and arm.guided_exploration(settings.plus):
-            batch, predicted = explore_by_prior(state, settings, paragraphs, pool, rng)
-        else:
+        elif provenance:
             batch = draw(pool, settings.batch_size, rng, weights)
+        else:
+            batch, predicted = explore(state, settings, paragraphs, pool, settings.batch_size, rng)
         if provenance and len(batch) < settings.batch_size and arm.fill_by_exploration(settings.plus):
-            explored, scouted = explore_beside(state, settings, paragraphs, batch, set(provenance), rng)
+            # the places the candidates left, explored among the unvisited paragraphs that are not candidates
+            beside = unvisited(paragraphs, state.visited_paras | set(provenance))
+            explored, scouted = explore(state, settings, paragraphs, beside, settings.batch_size - len(batch), rng)
             batch, predicted = batch + explored, predicted | scouted
         pool_size = len(pool)
     return Batch(batch, {p: sorted(provenance.get(p, ())) for p in batch}, pool_size, rng.bit_generator.state,
@@ -108,30 +110,27 @@ def predict_failures(state: SearchState, tau: float, paragraphs: ParagraphEmbedd
 SCOUTS = 10  # unvisited paragraphs the prior scores per exploration slot: a sample, so a 7M-paragraph base costs the same
 
 
+def explore(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, pool: list[int], size: int,
+            rng: np.random.Generator) -> tuple[list[int], dict[int, float]]:
+    """`size` paragraphs of the pool, for a step without candidates (no active source, or none that
+    retrieves anything new) or, with sea_plus's filled batches, the places its candidates left:
+    drawn uniformly, or by the prior with sea_plus's guided exploration. Returns them and the
+    prior's predictions."""
+    if ARMS[state.arm].guided_exploration(settings.plus):
+        return explore_by_prior(state, settings, paragraphs, pool, size, rng)
+    return draw(pool, size, rng), {}
+
+
 def explore_by_prior(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, pool: list[int],
-                     rng: np.random.Generator) -> tuple[list[int], dict[int, float]]:
-    """sea_plus's guided exploration, for a step without candidates (no active source, or none that
-    retrieves anything new): SCOUTS x batch_size unvisited paragraphs drawn uniformly, the
-    batch drawn among them in proportion to the prior's probability of failure (uniformly while
-    the prior has too few examples); returns the batch and the scouts' predictions."""
-    scouts = draw(pool, SCOUTS * settings.batch_size, rng)
+                     size: int, rng: np.random.Generator) -> tuple[list[int], dict[int, float]]:
+    """sea_plus's guided exploration: SCOUTS x size unvisited paragraphs drawn uniformly, `size` drawn
+    among them in proportion to the prior's probability of failure (uniformly while the prior has too
+    few examples); returns them and the scouts' predictions."""
+    scouts = draw(pool, SCOUTS * size, rng)
     if not scouts:  # every paragraph visited: the arm is done
         return [], {}
     predicted = predict_failures(state, settings.tau, paragraphs, scouts, settings.plus.prior_model)
-    return draw(scouts, settings.batch_size, rng, predicted or None), predicted
-
-
-def explore_beside(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, batch: list[int],
-                   candidates: set[int], rng: np.random.Generator) -> tuple[list[int], dict[int, float]]:
-    """sea_plus's batch filling: the places left in a batch its candidates did not fill, explored among the
-    unvisited paragraphs that are not candidates, as a step without candidates explores (by the prior with
-    guided exploration, else uniformly), so that a search still harvesting keeps looking for blind spots it
-    has not found. Returns the paragraphs explored and the prior's predictions for the scouts."""
-    rest = settings.model_copy(update={"batch_size": settings.batch_size - len(batch)})
-    pool = unvisited(paragraphs, state.visited_paras | candidates)
-    if ARMS[state.arm].guided_exploration(settings.plus):
-        return explore_by_prior(state, rest, paragraphs, pool, rng)
-    return draw(pool, rest.batch_size, rng), {}
+    return draw(scouts, size, rng, predicted or None), predicted
 
 
 def unvisited(paragraphs: ParagraphEmbeddings, visited: set[int]) -> list[int]:
