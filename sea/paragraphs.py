@@ -27,21 +27,24 @@ COLUMNS = ["para_id", "doc_id", "section", "text", "title"]
 _SELECT = "SELECT p.para_id, p.doc_id, p.section, p.text, d.title FROM paragraphs p LEFT JOIN documents d USING (doc_id)"
 _LOOKUP_BATCH = 900  # bound parameters per query, under SQLite's limit on old builds
 _BUILD_BATCH = 65_536
-_LAYOUT = 2  # bumped when the tables change: an older store is made again
+_LAYOUT = 3  # bumped when the tables change: an older store is made again
 
 
 def _fill(kb_dir: Path, db: sqlite3.Connection) -> None:
-    """The store's tables from the Parquet files, in batches; rank is the row's place in (doc_id, file order)."""
+    """The store's tables from the Parquet files, in batches; rank is the row's place in (doc_id, file order),
+    id_place its 0-based place in para_id order (a seeded draw's order, found without listing every id)."""
     db.execute("CREATE TABLE loaded (position INTEGER PRIMARY KEY, para_id INTEGER, doc_id INTEGER, section TEXT, text TEXT)")
     for batch in pq.ParquetFile(kb_dir / PARAGRAPHS_FILE).iter_batches(batch_size=_BUILD_BATCH,
                                                                         columns=["para_id", "doc_id", "section", "text"]):
         db.executemany("INSERT INTO loaded (para_id, doc_id, section, text) VALUES (?, ?, ?, ?)",
                        zip(*(batch.column(c).to_pylist() for c in ("para_id", "doc_id", "section", "text")), strict=True))
-    db.execute("CREATE TABLE paragraphs (rank INTEGER PRIMARY KEY, para_id INTEGER UNIQUE, doc_id INTEGER, section TEXT, text TEXT)")
-    db.execute("INSERT INTO paragraphs (para_id, doc_id, section, text) "
-               "SELECT para_id, doc_id, section, text FROM loaded ORDER BY doc_id, position")
+    db.execute("CREATE TABLE paragraphs (rank INTEGER PRIMARY KEY, para_id INTEGER UNIQUE, doc_id INTEGER, section TEXT, text TEXT, "
+               "id_place INTEGER)")
+    db.execute("INSERT INTO paragraphs (para_id, doc_id, section, text, id_place) "
+               "SELECT para_id, doc_id, section, text, ROW_NUMBER() OVER (ORDER BY para_id) - 1 FROM loaded ORDER BY doc_id, position")
     db.execute("DROP TABLE loaded")
     db.execute("CREATE INDEX paragraphs_by_document ON paragraphs (doc_id)")
+    db.execute("CREATE UNIQUE INDEX paragraphs_by_id_place ON paragraphs (id_place)")
     db.execute("CREATE TABLE documents (doc_id INTEGER PRIMARY KEY, title TEXT, category TEXT)")
     for batch in pq.ParquetFile(kb_dir / DOCUMENTS_FILE).iter_batches(batch_size=_BUILD_BATCH, columns=["doc_id", "title", "category"]):
         db.executemany("INSERT OR IGNORE INTO documents VALUES (?, ?, ?)",
@@ -60,7 +63,7 @@ class ParagraphStore:
         self._db = derived_store(kb_dir, "paragraphs", _LAYOUT, lambda db: _fill(kb_dir, db))
 
     def __len__(self) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM paragraphs").fetchone()[0]
+        return self._db.execute("SELECT COALESCE(MAX(rank), 0) FROM paragraphs").fetchone()[0]  # ranks run 1..n: no scan
 
     def __contains__(self, para_id: int) -> bool:
         return self._db.execute("SELECT 1 FROM paragraphs WHERE para_id = ?", (int(para_id),)).fetchone() is not None
@@ -117,6 +120,16 @@ class ParagraphStore:
     def para_ids(self) -> np.ndarray:
         """Every paragraph id, in the store's order."""
         return np.fromiter((r for (r,) in self._db.execute("SELECT para_id FROM paragraphs ORDER BY rank")), dtype=np.int64)
+
+    def id_places(self, para_ids: Iterable[int]) -> np.ndarray:
+        """The 0-based places, in para_id order, of those of these paragraphs the store has (unsorted)."""
+        wanted = [int(p) for p in para_ids]
+        return np.array([place for (place,) in self._rows("p.para_id", wanted, "SELECT p.id_place FROM paragraphs p")], dtype=np.int64)
+
+    def ids_at(self, places: Sequence[int]) -> list[int]:
+        """The para_ids at these 0-based places in para_id order, in the order given."""
+        found = dict(self._rows("p.id_place", list(places), "SELECT p.id_place, p.para_id FROM paragraphs p"))
+        return [found[int(place)] for place in places]
 
     def texts(self, ranks: Sequence[int] | None = None) -> Iterator[str]:
         """Paragraph texts in the store's order: all of them, or those at the given 0-based ranks."""

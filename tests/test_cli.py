@@ -94,6 +94,10 @@ def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, e
     assert main(["--params", str(path), "questions", "preview", "--para-id", "12345"]) == 2
     assert "no paragraph with para_id 12345" in capsys.readouterr().err
 
+    assert main(["--params", str(path), "questions", "preview"]) == 0  # without an id: any one paragraph
+    shown = int(re.search(r"\(para_id (\d+)\)", capsys.readouterr().out).group(1))
+    assert shown in generator.store
+
 
 def test_a_sigterm_escapes_code_that_catches_every_error():
     previous = signal.signal(signal.SIGTERM, _interrupt)

@@ -70,6 +70,9 @@ def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tm
     assert store.row(para_id)["text"] == expected["text"].iloc[5] and para_id in store and 12345 not in store
     assert store.record(para_id) == tuple(expected.iloc[5][["para_id", "doc_id", "section", "text", "title"]])
     assert list(store.texts([0, 5])) == [expected["text"].iloc[0], expected["text"].iloc[5]]
+    by_id = sorted(expected["para_id"].tolist())  # places in para_id order, found both ways
+    assert store.ids_at([3, 0, len(by_id) - 1]) == [by_id[3], by_id[0], by_id[-1]]
+    assert sorted(store.id_places([by_id[7], 12345, by_id[2]]).tolist()) == [2, 7]  # an id the store lacks has no place
 
     records[0]["title"] = "Renamed"  # a rebuilt knowledge base: the store is made again, not read stale
     params = make_params(kb={"source": "jsonl", "input": write_jsonl(tmp_path / "kb.jsonl", records)})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from itertools import groupby
 
-import pandas as pd
+import numpy as np
 
 from sea.choices import LETTERS
 from sea.embeddings import knowledge_base_embedder
@@ -20,7 +20,7 @@ def preview(params: Params, para_id: int | None = None) -> str:
     generator = QuestionGenerator(params, knowledge_base_embedder(params),
                                   models.clients.get("generator"), models.clients.get("verifier"))
     if para_id is None:
-        para_id = int(pd.Series(generator.store.para_ids()).sample(1).iloc[0])
+        para_id = generator.store.ids_at([int(np.random.default_rng().integers(len(generator.store)))])[0]  # any one, unseeded
     paragraph = generator.paragraph(para_id)
     questions = asyncio.run(generator.for_paragraph(paragraph))
     lines = [f"{paragraph.title}{' > ' + paragraph.section if paragraph.section else ''}  (para_id {para_id})",

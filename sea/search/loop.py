@@ -24,7 +24,7 @@ from sea.search.prior import failure_probability, fit_prior
 from sea.search.promotion import above_tau
 from sea.search.pruning import prune_by_yield, yield_counts
 from sea.search.regions import documents_per_source, source_regions
-from sea.search.retrieval import candidate_weights, draw, initial_batch, retrieve
+from sea.search.retrieval import candidate_weights, draw, draw_unvisited, initial_batch, retrieve
 from sea.search.state import SearchState, jsonable
 from sea.settings import SearchSettings
 
@@ -78,20 +78,19 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
             predicted = predict_failures(state, settings.tau, paragraphs, sorted(provenance), settings.plus.prior_model)
             if predicted:
                 weights = {c: (1.0 if weights is None else weights[c]) * predicted[c] for c in provenance}
-        pool = list(provenance) or unvisited(paragraphs, state.visited_paras)
+        pool_size = len(provenance)
         if provenance and arm.bandit(settings.plus):
             counts = {source: yield_counts(state.dag, source, state.sources) for source in state.active_sources}
             batch = bandit_draw(provenance, counts, settings.batch_size, rng, weights)
         elif provenance:
-            batch = draw(pool, settings.batch_size, rng, weights)
+            batch = draw(provenance, settings.batch_size, rng, weights)
         else:
-            batch, predicted = explore(state, settings, paragraphs, pool, settings.batch_size, rng)
+            batch, predicted, pool_size = explore(state, settings, paragraphs, state.visited_paras, settings.batch_size, rng)
         if provenance and len(batch) < settings.batch_size and arm.fill_by_exploration(settings.plus):
             # the places the candidates left, explored among the unvisited paragraphs that are not candidates
-            beside = unvisited(paragraphs, state.visited_paras | set(provenance))
-            explored, scouted = explore(state, settings, paragraphs, beside, settings.batch_size - len(batch), rng)
+            explored, scouted, _ = explore(state, settings, paragraphs, state.visited_paras | set(provenance),
+                                           settings.batch_size - len(batch), rng)
             batch, predicted = batch + explored, predicted | scouted
-        pool_size = len(pool)
     return Batch(batch, {p: sorted(provenance.get(p, ())) for p in batch}, pool_size, rng.bit_generator.state,
                  {p: predicted[p] for p in batch if p in predicted})
 
@@ -110,32 +109,28 @@ def predict_failures(state: SearchState, tau: float, paragraphs: ParagraphEmbedd
 SCOUTS = 10  # unvisited paragraphs the prior scores per exploration slot: a sample, so a 7M-paragraph base costs the same
 
 
-def explore(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, pool: list[int], size: int,
-            rng: np.random.Generator) -> tuple[list[int], dict[int, float]]:
-    """`size` paragraphs of the pool, for a step without candidates (no active source, or none that
-    retrieves anything new) or, with sea_plus's filled batches, the places its candidates left:
-    drawn uniformly, or by the prior with sea_plus's guided exploration. Returns them and the
-    prior's predictions."""
+def explore(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, excluded: set[int], size: int,
+            rng: np.random.Generator) -> tuple[list[int], dict[int, float], int]:
+    """`size` of the paragraphs not excluded (visited, or also candidates), for a step without
+    candidates (no active source, or none that retrieves anything new) or, with sea_plus's filled
+    batches, the places its candidates left: drawn uniformly, or by the prior with sea_plus's guided
+    exploration. Returns them, the prior's predictions and how many paragraphs there were to draw from."""
     if ARMS[state.arm].guided_exploration(settings.plus):
-        return explore_by_prior(state, settings, paragraphs, pool, size, rng)
-    return draw(pool, size, rng), {}
+        return explore_by_prior(state, settings, paragraphs, excluded, size, rng)
+    batch, unvisited = draw_unvisited(paragraphs.store, excluded, size, rng)
+    return batch, {}, unvisited
 
 
-def explore_by_prior(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, pool: list[int],
-                     size: int, rng: np.random.Generator) -> tuple[list[int], dict[int, float]]:
-    """sea_plus's guided exploration: SCOUTS x size unvisited paragraphs drawn uniformly, `size` drawn
+def explore_by_prior(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, excluded: set[int],
+                     size: int, rng: np.random.Generator) -> tuple[list[int], dict[int, float], int]:
+    """sea_plus's guided exploration: SCOUTS x size paragraphs not excluded drawn uniformly, `size` drawn
     among them in proportion to the prior's probability of failure (uniformly while the prior has too
-    few examples); returns them and the scouts' predictions."""
-    scouts = draw(pool, SCOUTS * size, rng)
+    few examples); returns them, the scouts' predictions and how many paragraphs the scouts came from."""
+    scouts, unvisited = draw_unvisited(paragraphs.store, excluded, SCOUTS * size, rng)
     if not scouts:  # every paragraph visited: the arm is done
-        return [], {}
+        return [], {}, unvisited
     predicted = predict_failures(state, settings.tau, paragraphs, scouts, settings.plus.prior_model)
-    return draw(scouts, size, rng, predicted or None), predicted
-
-
-def unvisited(paragraphs: ParagraphEmbeddings, visited: set[int]) -> list[int]:
-    ids = paragraphs.store.para_ids()
-    return ids[~np.isin(ids, np.fromiter(visited, dtype=np.int64, count=len(visited)))].tolist()
+    return draw(scouts, size, rng, predicted or None), predicted, unvisited
 
 
 def fit_to_budget(batch: Sequence[int], question_counts: dict[int, int], calls_left: int | None) -> list[int]:

@@ -1,5 +1,6 @@
 """Choosing the next batch of paragraphs: the initial category spread, hierarchical retrieval
-around the active sources (documents first, then their paragraphs), and uniform sampling."""
+around the active sources (documents first, then their paragraphs), and uniform sampling (of
+the candidates, or of every paragraph not visited yet)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 from sea.categories import category_prompts
 from sea.embeddings import titled_text
 from sea.index import DocumentIndex
-from sea.paragraphs import ParagraphEmbeddings
+from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
 
 
 def initial_batch(index: DocumentIndex, paragraphs: ParagraphEmbeddings, size: int, rng: np.random.Generator,
@@ -80,6 +81,17 @@ def draw(candidates: Iterable[int], size: int, rng: np.random.Generator, weights
         w = np.array([max(weights.get(c, 0.0), 0.0) for c in pool]) + 1e-9  # every candidate keeps a chance
         p = w / w.sum()
     return [pool[i] for i in sorted(rng.choice(len(pool), size, replace=False, p=p))]
+
+
+def draw_unvisited(store: ParagraphStore, visited: Iterable[int], size: int, rng: np.random.Generator) -> tuple[list[int], int]:
+    """What `draw` over every paragraph not visited would draw, and how many those are, without
+    listing them (the full dump has 28.8M): the i-th unvisited paragraph in para_id order lies
+    i places after as many visited ones as come before it."""
+    taken = np.sort(store.id_places(visited))
+    unvisited = len(store) - len(taken)
+    picks = np.arange(unvisited) if unvisited <= size else np.sort(rng.choice(unvisited, size, replace=False))
+    places = picks + np.searchsorted(taken - np.arange(len(taken)), picks, side="right")
+    return store.ids_at(places.tolist()), unvisited
 
 
 def candidate_weights(candidates: dict[int, dict[int, float]], source_error: dict[int, float]) -> dict[int, float]:

@@ -98,15 +98,16 @@ def test_guided_exploration_draws_where_the_prior_predicts_failure(vital_sample,
                         visited_paras=set(evaluated))
     plus = PlusSettings(guided_exploration=True, prior_model="neighbours")
     settings = vital_sample.search.model_copy(update={"batch_size": 10, "plus": plus})
-    batch, predicted = explore_by_prior(state, settings, paragraphs, ids[100:], 10, state.rng())
+    batch, predicted, unvisited = explore_by_prior(state, settings, paragraphs, set(evaluated), 10, state.rng())
+    assert unvisited == len(ids) - 100
     assert len(predicted) == SCOUTS * 10 and set(batch) <= set(predicted) and len(batch) == 10
     assert not set(predicted) & set(evaluated)
     # drawn in proportion to the prior: the batch is likelier to fail than the paragraphs it was drawn from
     assert np.mean([predicted[p] for p in batch]) > np.mean(list(predicted.values())) + 0.05
     assert np.mean([category[p] == failing for p in batch]) > np.mean([category[p] == failing for p in predicted])
-    again, _ = explore_by_prior(state, settings, paragraphs, ids[100:], 10, state.rng())
+    again, _, _ = explore_by_prior(state, settings, paragraphs, set(evaluated), 10, state.rng())
     assert again == batch  # every draw from the state's generator
-    assert explore_by_prior(state, settings, paragraphs, [], 10, state.rng()) == ([], {})  # every paragraph visited
+    assert explore_by_prior(state, settings, paragraphs, set(ids), 10, state.rng()) == ([], {}, 0)  # every paragraph visited
 
 
 @pytest.mark.parametrize("model", ["logistic", "neighbours"])

@@ -1,7 +1,7 @@
 import numpy as np
 
 from sea.paragraphs import ParagraphStore
-from sea.search.retrieval import draw, initial_batch, retrieve
+from sea.search.retrieval import draw, draw_unvisited, initial_batch, retrieve
 
 
 def everything(store: ParagraphStore):
@@ -40,6 +40,19 @@ def test_shared_candidates_remember_every_source(parts):
     two = [int(p) for p in table[table["title"].str.contains("War")]["para_id"].iloc[:2]]
     candidates = retrieve(two, index, paragraphs, visited_docs=set(), visited_paras=set(two), k_docs=20, m_paras=20)
     assert any(len(sources) == 2 for sources in candidates.values())
+
+
+def test_drawing_among_unvisited_paragraphs_draws_what_drawing_from_their_list_would(parts):
+    store = parts[1].store
+    ids = store.para_ids().tolist()
+    picker = np.random.default_rng(7)
+    for visited_share, size in [(0.0, 40), (0.1, 40), (0.5, 400), (0.97, 40), (0.999, 40), (1.0, 40)]:
+        visited = set(picker.choice(ids, round(visited_share * len(ids)), replace=False).tolist())
+        listed, drawn = np.random.default_rng(11), np.random.default_rng(11)
+        expected = draw([p for p in ids if p not in visited], size, listed)
+        assert draw_unvisited(store, visited, size, drawn) == (expected, len(ids) - len(visited))
+        assert drawn.bit_generator.state == listed.bit_generator.state  # the generator left as the listing draw leaves it
+    assert draw_unvisited(store, {12345}, 5, np.random.default_rng(0))[1] == len(ids)  # an id not in the store excludes nothing
 
 
 def test_draw_is_uniform_reproducible_and_bounded():
