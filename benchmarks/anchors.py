@@ -21,7 +21,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from benchmarks.report import write_report  # noqa: E402
 from sea.audit.ground_truth import planted_for  # noqa: E402
 from sea.audit.rundir import open_run  # noqa: E402
-from sea.findings.analysis import ArticleVectors, anchor_clusters, evaluated  # noqa: E402
+from sea.embeddings import DocumentVectors  # noqa: E402
+from sea.findings.analysis import anchor_clusters, evaluated  # noqa: E402
 from sea.findings.clusters import UNCLUSTERED, recovery  # noqa: E402
 from sea.settings import load_params  # noqa: E402
 
@@ -46,7 +47,7 @@ def scored(method: str, setting: float, labels: np.ndarray, inside: np.ndarray, 
 def measure(run_id: str) -> dict:
     params = load_params()
     run = open_run(params.audit.runs_dir, run_id, None)
-    articles = ArticleVectors(run)
+    articles = DocumentVectors(run.params.paths.embeddings_dir)
     rows = []
     for testee in [t.model for t in run.params.testee_settings()]:
         planted = planted_for(run.params, testee)

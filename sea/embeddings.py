@@ -161,3 +161,37 @@ def load_document_vectors(embeddings_dir: Path) -> tuple[np.ndarray, np.ndarray,
     vectors = np.load(embeddings_dir / VECTORS_FILE, mmap_mode="r")
     ids = np.load(embeddings_dir / IDS_FILE)
     return vectors, ids, sidecar
+
+
+class DocumentVectors:
+    """The knowledge base's document vectors (documents.npy, memory-mapped: only the rows asked for
+    leave the disk), looked up by doc_id by bisecting the ids kept in order: for the full dump's 7.1M
+    documents two 57 MB arrays, where a dict of the ids took ~860 MB and seconds to build."""
+
+    def __init__(self, embeddings_dir: Path):
+        self.vectors, ids, _ = load_document_vectors(embeddings_dir)
+        self._rows = np.argsort(ids, kind="stable")
+        self._ids = ids[self._rows]
+
+    def row(self, doc_id: int | None) -> int | None:
+        """The document's row in the vectors; None for a document without one."""
+        if doc_id is None:
+            return None
+        place = int(np.searchsorted(self._ids, doc_id))
+        return int(self._rows[place]) if place < len(self._ids) and self._ids[place] == doc_id else None
+
+    def __contains__(self, doc_id: int) -> bool:
+        return self.row(doc_id) is not None
+
+    def rows(self, doc_ids: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The documents' rows, in the order given (a KeyError names one without a vector)."""
+        ids = np.asarray(doc_ids, dtype=np.int64)
+        places = np.minimum(np.searchsorted(self._ids, ids), len(self._ids) - 1)
+        missing = self._ids[places] != ids
+        if missing.any():
+            raise KeyError(f"no vector for document {int(ids[missing][0])} in the embeddings")
+        return self._rows[places]
+
+    def of(self, doc_ids: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The documents' vectors, in the order given."""
+        return np.asarray(self.vectors[self.rows(doc_ids)], dtype=np.float32)

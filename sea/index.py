@@ -12,7 +12,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from sea.embeddings import load_document_vectors
+from sea.embeddings import DocumentVectors, load_document_vectors
 from sea.errors import ParamsError
 from sea.files import replacing, write_text
 from sea.settings import IndexSettings, Params
@@ -61,18 +61,16 @@ def _skip_polysemous_training(index: faiss.Index) -> None:
 
 class ExactScores:
     """Exact inner products of queries with given documents, read from the memory-mapped
-    embeddings (only the rows asked for leave the disk)."""
+    embeddings."""
 
-    def __init__(self, vectors: np.ndarray, doc_ids: np.ndarray):
-        self.vectors = vectors
-        self._order = np.argsort(doc_ids, kind="stable")
-        self._sorted = doc_ids[self._order]
+    def __init__(self, documents: DocumentVectors):
+        self.documents = documents
 
     def __call__(self, query: np.ndarray, ids: np.ndarray) -> np.ndarray:
-        rows = self._order[np.searchsorted(self._sorted, ids)]
+        rows = self.documents.rows(ids)
         order = np.argsort(rows)  # read the memory map in file order
         scores = np.empty(len(ids), dtype=np.float32)
-        scores[order] = np.asarray(self.vectors[rows[order]], dtype=np.float32) @ query
+        scores[order] = np.asarray(self.documents.vectors[rows[order]], dtype=np.float32) @ query
         return scores
 
 
@@ -196,7 +194,7 @@ def load_index(params: Params) -> DocumentIndex:
 
 @functools.lru_cache(maxsize=4)
 def _read_index(index_dir: Path, mtime_ns: int, size: int, settings: IndexSettings, embeddings_dir: Path) -> DocumentIndex:
-    exact = ExactScores(*load_document_vectors(embeddings_dir)[:2]) if settings.rerank else None
+    exact = ExactScores(DocumentVectors(embeddings_dir)) if settings.rerank else None
     return DocumentIndex.load(index_dir, settings, exact)
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from sea.embeddings import Embedder, knowledge_base_embedder, resolve_model, titled_text
+from sea.embeddings import DocumentVectors, Embedder, knowledge_base_embedder, load_document_vectors, resolve_model, titled_text
 from sea.errors import ParamsError
 from sea.settings import EmbeddingSettings
 
@@ -44,3 +44,18 @@ def test_given_its_dimension_the_model_loads_only_for_a_text_not_in_the_cache(vi
     assert "_model" in vars(warm) and warm.computed == 1
     of_the_sample = knowledge_base_embedder(vital_sample)  # its document vectors' sidecar gives the dimension
     assert of_the_sample.dimension == 384 and "_model" not in vars(of_the_sample)
+
+
+def test_document_vectors_are_looked_up_by_doc_id(vital_sample):
+    vectors, doc_ids, _ = load_document_vectors(vital_sample.paths.embeddings_dir)
+    documents = DocumentVectors(vital_sample.paths.embeddings_dir)
+    asked = [int(doc_ids[7]), int(doc_ids[0]), int(doc_ids[-1]), int(doc_ids[7])]  # any order, repeats repeated
+    assert documents.rows(asked).tolist() == [7, 0, len(doc_ids) - 1, 7]
+    assert np.array_equal(documents.of(asked), np.asarray(vectors)[[7, 0, -1, 7]])
+    assert documents.row(int(doc_ids[3])) == 3 and int(doc_ids[3]) in documents
+    unknown = int(doc_ids.max()) + 1
+    assert documents.row(unknown) is None and documents.row(None) is None and unknown not in documents
+    assert documents.row(int(doc_ids.min()) - 1) is None  # below every id
+    with pytest.raises(KeyError, match=f"no vector for document {unknown}"):
+        documents.of([int(doc_ids[0]), unknown])
+    assert documents.of([]).shape == (0, vectors.shape[1])

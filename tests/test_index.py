@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sea.embeddings import titled_text
+from sea.embeddings import DocumentVectors, titled_text
 from sea.errors import ParamsError
 from sea.index import INDEX_SIDECAR, DocumentIndex, one_thread
 from sea.kb.schema import DOCUMENTS_FILE
@@ -131,7 +131,7 @@ def test_a_compressed_index_re_scored_exactly_finds_what_exact_search_finds(vita
     exact = DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="Flat"))
     compressed = DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="IVF8,PQ8", nprobe=8))
     reranked = DocumentIndex(compressed.index, IndexSettings(factory="IVF8,PQ8", nprobe=8, rerank=100),
-                             ExactScores(np.load(vital_sample.paths.embeddings_dir / "documents.npy", mmap_mode="r"), doc_ids))
+                             ExactScores(DocumentVectors(vital_sample.paths.embeddings_dir)))
     queries, visited = vectors[:40], set(doc_ids[::3].tolist())
     truth_scores, truth = exact.search(queries, 10, exclude=visited)
     _, approximate = compressed.search(queries, 10, exclude=visited)

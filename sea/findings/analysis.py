@@ -16,7 +16,7 @@ from sea.audit.ground_truth import planted_for
 from sea.audit.outputs import arm_tables
 from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, RunDir, slug
 from sea.choices import LETTERS
-from sea.embeddings import load_document_vectors
+from sea.embeddings import DocumentVectors
 from sea.files import replacing, write_json, write_text
 from sea.findings.clusters import UNCLUSTERED, central_rows, cluster_by_anchors, nearest_centroid, recovery
 from sea.findings.figures import map_figure, panel
@@ -53,24 +53,13 @@ def evaluated(run: RunDir, testee: str) -> Evaluated:
     return Evaluated(paragraphs, questions.merge(answers, on="question_id"))
 
 
-class ArticleVectors:
-    """The knowledge base's article vectors, looked up by doc_id."""
-
-    def __init__(self, run: RunDir):
-        self.vectors, doc_ids, _ = load_document_vectors(run.params.paths.embeddings_dir)
-        self.row = {int(d): i for i, d in enumerate(doc_ids)}
-
-    def of(self, doc_ids) -> np.ndarray:
-        return np.asarray(self.vectors[[self.row[int(d)] for d in doc_ids]], dtype=np.float32)
-
-
 @dataclass(frozen=True)
 class TesteeFindings:
     summary: dict  # JSON-ready: the clusters, their names and figures, and the ground truth when known
     articles: pd.DataFrame  # one row per evaluated article: doc_id, cluster, source, error_rate, region (for the map)
 
 
-def testee_findings(run: RunDir, testee: str, settings: FindingsSettings, articles: ArticleVectors,
+def testee_findings(run: RunDir, testee: str, settings: FindingsSettings, articles: DocumentVectors,
                     store: ParagraphStore) -> TesteeFindings:
     """One testee's clusters (see the module docstring)."""
     seen = evaluated(run, testee)
@@ -104,7 +93,7 @@ def testee_findings(run: RunDir, testee: str, settings: FindingsSettings, articl
     return TesteeFindings(result, points)
 
 
-def anchor_clusters(run: RunDir, doc_ids: np.ndarray, vectors: np.ndarray, articles: ArticleVectors,
+def anchor_clusters(run: RunDir, doc_ids: np.ndarray, vectors: np.ndarray, articles: DocumentVectors,
                      settings: FindingsSettings) -> tuple[np.ndarray, list[int]]:
     """cluster_by_anchors with the candidate anchors the sources' own neighbourhoods hold."""
     if len(doc_ids) < settings.min_cluster_size:
@@ -116,7 +105,7 @@ def anchor_clusters(run: RunDir, doc_ids: np.ndarray, vectors: np.ndarray, artic
     return cluster_by_anchors(doc_ids, candidates, neighbourhoods, settings.min_cluster_size)
 
 
-def _by_region_centroid(vectors: np.ndarray, truth: np.ndarray, planted: dict[int, int], articles: ArticleVectors) -> dict:
+def _by_region_centroid(vectors: np.ndarray, truth: np.ndarray, planted: dict[int, int], articles: DocumentVectors) -> dict:
     """The recovery of a partition that knows the planted regions: each source put with the
     region whose documents' mean vector is nearest. A reference for how far these vectors tell the
     regions apart through their centres; the anchors, which follow neighbourhoods, can do better."""
@@ -167,7 +156,7 @@ def _clusters_inside(labels: np.ndarray, inside: np.ndarray, truth: np.ndarray) 
 def write_findings(run: RunDir, settings: FindingsSettings, out: Path, namer: ModelClient | None = None) -> list[Path]:
     """findings.json, findings.md and map.png for every testee of the run, into `out`; with a
     `namer` (the generator model), each cluster also gets the one-line name it writes."""
-    articles, store = ArticleVectors(run), ParagraphStore(run.params.paths.kb_dir)
+    articles, store = DocumentVectors(run.params.paths.embeddings_dir), ParagraphStore(run.params.paths.kb_dir)
     found = [testee_findings(run, t.model, settings, articles, store) for t in run.params.testee_settings()]
     for clusters in (f.summary["clusters"] for f in found if namer is not None and f.summary["clusters"]):
         for cluster, name in zip(clusters, namer.run(written_names(namer, clusters)), strict=True):

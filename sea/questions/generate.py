@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-from sea.embeddings import Embedder, load_document_vectors
+from sea.embeddings import DocumentVectors, Embedder
 from sea.errors import ParamsError
 from sea.index import load_index
 from sea.kb.schema import DOCUMENTS_FILE
@@ -99,8 +99,7 @@ class QuestionGenerator:
             self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, known), params.paths.cache_dir / TAGS_FILE)
             self.encode = embedder.encode
             self.index = load_index(params)
-            vectors, doc_ids, _ = load_document_vectors(params.paths.embeddings_dir)
-            self._doc_vectors, self._doc_row = vectors, {int(d): i for i, d in enumerate(doc_ids)}
+            self._documents = DocumentVectors(params.paths.embeddings_dir)
             self._type_members: dict[str, list[int]] = {}
             self._leads: dict[int, tuple[int, str] | None] = {}
             self._active: dict[int, tuple[int, int] | None] = {}
@@ -167,7 +166,7 @@ class QuestionGenerator:
 
     async def _offline_drafts(self, paragraph: Paragraph) -> Drafted:
         settings = self.settings
-        home = np.asarray(self._doc_vectors[self._doc_row[paragraph.doc_id]])
+        home = self._documents.of([paragraph.doc_id])[0]
         lead = self._lead_of_document(paragraph.doc_id)
 
         def lead_of(name: str) -> str | None:  # the paragraph's own article by its document: "Western Front (World War II)" is not WWI's
@@ -190,18 +189,17 @@ class QuestionGenerator:
         own and the paragraph's (`home`) first ("Mindanao", an island -> "Sumatra", "Borneo", …)."""
         stats = self.finder.stats
         doc_id = stats.document_of(span.text)
-        if doc_id is None or doc_id not in self._doc_row:
+        if doc_id is None or doc_id not in self._documents:
             return []
         members = self._members(stats.type_of(span.text))
-        vectors = np.asarray(self._doc_vectors[[self._doc_row[d] for d in members]])
-        scores = vectors @ (np.asarray(self._doc_vectors[self._doc_row[doc_id]]) + home)
+        scores = self._documents.of(members) @ (self._documents.of([doc_id])[0] + home)
         nearest = [members[i] for i in np.argsort(-scores, kind="stable") if members[i] != doc_id][:RELATED_TITLES]
         return [stats.as_span(d, span.kind) for d in nearest]
 
     def _article_vectors(self, names: list[str]) -> dict[str, np.ndarray]:
         """The vectors of the articles about these names, for those that have one."""
-        rows = {name: self._doc_row.get(self.finder.stats.document_of(name)) for name in names}
-        return {name: np.asarray(self._doc_vectors[row]) for name, row in rows.items() if row is not None}
+        rows = {name: self._documents.row(self.finder.stats.document_of(name)) for name in names}
+        return {name: np.asarray(self._documents.vectors[row]) for name, row in rows.items() if row is not None}
 
     def _lead_paragraph(self, name: str) -> tuple[int, str] | None:
         """(para_id, text) of the first paragraph of the article about this name, if the knowledge base has one."""
@@ -236,11 +234,11 @@ class QuestionGenerator:
     def _members(self, noun: str) -> list[int]:
         """The documents of a type that have vectors, at most TYPE_SAMPLE of them (seeded), sorted."""
         if noun not in self._type_members:
-            members = [d for d in self.finder.stats.members(noun) if d in self._doc_row]
+            members = [d for d in self.finder.stats.members(noun) if d in self._documents]
             if len(members) > TYPE_SAMPLE:
                 rng = np.random.default_rng(self.settings.seed)
                 members = rng.choice(members, TYPE_SAMPLE, replace=False).tolist()
-            self._type_members[noun] = sorted(members, key=self._doc_row.get)
+            self._type_members[noun] = sorted(members, key=self._documents.row)
         return self._type_members[noun]
 
     def _needs_distractors(self, paragraph: Paragraph) -> bool:
@@ -256,6 +254,6 @@ class QuestionGenerator:
 
     def _neighbour_paragraphs(self, doc_id: int) -> list[tuple[int, str]]:
         """(para_id, text) of the documents nearest to this one, nearest first."""
-        vector = np.asarray(self._doc_vectors[self._doc_row[doc_id]])[None, :]
+        vector = self._documents.of([doc_id])
         _, ids = self.index.search(vector, self.settings.neighbours, exclude=[doc_id])
         return self.store.texts_of_documents(ids[0].tolist())
