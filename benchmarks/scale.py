@@ -1,5 +1,5 @@
 """Scale: the sharded build on 1 process vs a 2-worker Dask cluster, the on-disk paragraph store
-at 100k and 1M+ paragraphs, and an IVF-PQ index at 1M vectors; then the full dump extrapolated.
+at 100k and 1M+ paragraphs (fetches, and an exploring step's draw among the unvisited ones), and an IVF-PQ index at 1M vectors; then the full dump extrapolated.
 
 No 7.1M-document corpus is available offline, so this measures what this machine holds and
 extrapolates with the stated formulas. Run with `make bench-scale` (after `make audit`, whose
@@ -15,6 +15,7 @@ import resource
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 import faiss
@@ -26,11 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.report import write_report  # noqa: E402
 from flows.server import prefect_api  # noqa: E402
-from sea.embeddings import load_document_vectors  # noqa: E402
+from sea.embeddings import IDS_FILE, SIDECAR_FILE, VECTORS_FILE, DocumentVectors, load_document_vectors  # noqa: E402
 from sea.kb.fetch import PACKAGED_SOURCES, fetch  # noqa: E402
 from sea.kb.multistream import write_multistream  # noqa: E402
 from sea.kb.schema import DOCUMENT_SCHEMA, DOCUMENTS_FILE, PARAGRAPH_SCHEMA, PARAGRAPHS_FILE  # noqa: E402
 from sea.paragraphs import ParagraphStore  # noqa: E402
+from sea.search.loop import SCOUTS  # noqa: E402
+from sea.search.retrieval import draw, draw_unvisited  # noqa: E402
 from sea.settings import load_params, parse_params  # noqa: E402
 
 COMMAND = "make bench-scale"
@@ -114,8 +117,38 @@ def bench_store(root: Path) -> list[dict]:
             times.append(time.perf_counter() - started)
         results.append({"paragraphs": size, "store_mb": round(Path(f"{kb}.paragraphs.sqlite").stat().st_size / 1e6, 1),
                         "make_seconds": round(made, 1), "fetch_ms_40x50_documents": round(1000 * float(np.median(times)), 1),
-                        "rows_fetched": len(rows), "rss_growth_mb_during_fetches": round(_rss_mb() - before, 1)})
+                        "rows_fetched": len(rows), "rss_growth_mb_during_fetches": round(_rss_mb() - before, 1),
+                        "exploring_draw": bench_exploring_draw(store, np.random.default_rng(size))})
     return results
+
+
+def bench_exploring_draw(store: ParagraphStore, rng: np.random.Generator) -> dict:
+    """One exploring step's draw (SCOUTS x 40 paragraphs among those not visited, VISITED visited), two
+    ways: from the list of every unvisited paragraph, as steps drew up to 10593af, and from their places
+    in id order (draw_unvisited), as they draw now. Both must draw the same; time is the median of 3,
+    memory the peak Python allocated (tracemalloc) in one more call."""
+    visited = set(store.ids_at(rng.choice(len(store), VISITED, replace=False).tolist()))
+
+    def listing(generator: np.random.Generator) -> list[int]:
+        ids = store.para_ids()
+        return draw(ids[~np.isin(ids, np.fromiter(visited, dtype=np.int64, count=len(visited)))].tolist(), SCOUTS * QUERIES, generator)
+
+    ways = {"listing": listing, "by_place": lambda generator: draw_unvisited(store, visited, SCOUTS * QUERIES, generator)[0]}
+    drawn, measured = {}, {}
+    for name, way in ways.items():
+        times = []
+        for seed in range(3):
+            started = time.perf_counter()
+            drawn[name, seed] = way(np.random.default_rng(seed))
+            times.append(time.perf_counter() - started)
+        tracemalloc.start()
+        way(np.random.default_rng(0))
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        measured[name] = {"ms": round(1000 * float(np.median(times)), 1), "peak_mb": round(peak / 1e6, 1)}
+    if any(drawn["listing", seed] != drawn["by_place", seed] for seed in range(3)):
+        raise AssertionError(f"the two ways drew different paragraphs at {len(store):,} paragraphs")
+    return {"paragraphs_drawn": SCOUTS * QUERIES, "same_draws": True, **measured}
 
 
 def bench_index(vectors: np.ndarray, rng: np.random.Generator) -> dict:
@@ -180,6 +213,32 @@ def extrapolate(build: list[dict], embed_rate: float) -> list[dict]:
              "embed_hours_cpu": round(FULL["articles"] / (embed_rate / 2 * n) / 3600, 1)} for n in (1, 8, 32, 128)]
 
 
+def bench_document_lookup(root: Path, rng: np.random.Generator) -> dict:
+    """Finding documents' rows in the embeddings by doc_id at the full dump's 7.1M documents (random
+    63-bit ids, one-float vectors), two ways: a dict of every id, as the question generator and the
+    findings built it up to 10593af, and DocumentVectors' ids kept in order. Time to build and peak
+    Python allocation (tracemalloc), and both find the same rows for 1,000 documents."""
+    folder = root / "embeddings-7.1M"
+    folder.mkdir()
+    ids = rng.integers(0, 2**63 - 1, FULL["articles"], dtype=np.int64)
+    np.save(folder / IDS_FILE, ids)
+    np.save(folder / VECTORS_FILE, np.zeros((len(ids), 1), dtype=np.float32))
+    (folder / SIDECAR_FILE).write_text("{}")
+    ways = {"dict": lambda: {int(d): i for i, d in enumerate(np.load(folder / IDS_FILE))},
+            "in_order": lambda: DocumentVectors(folder)}
+    built, measured = {}, {}
+    for name, way in ways.items():
+        tracemalloc.start()
+        started = time.perf_counter()
+        built[name] = way()
+        measured[name] = {"build_s": round(time.perf_counter() - started, 1), "peak_mb": round(tracemalloc.get_traced_memory()[1] / 1e6)}
+        tracemalloc.stop()
+    asked = ids[rng.choice(len(ids), 1000, replace=False)].tolist()
+    if [built["dict"][d] for d in asked] != built["in_order"].rows(asked).tolist():
+        raise AssertionError("the two ways found different rows")
+    return {"documents": len(ids), "same_rows": True, **measured}
+
+
 def to_markdown(report: dict) -> str:
     build, store, index = report["build"], report["store"], report["index"]
     lines = ["# Scale benchmark", "",
@@ -192,6 +251,19 @@ def to_markdown(report: dict) -> str:
              "| paragraphs | store size | made in | fetch (median of 5) | RSS growth while fetching |", "| --- | --- | --- | --- | --- |",
              *[f"| {s['paragraphs']:,} | {s['store_mb']} MB | {s['make_seconds']} s | {s['fetch_ms_40x50_documents']} ms | "
                f"{s['rss_growth_mb_during_fetches']} MB |" for s in store],
+             "", f"An exploring step's draw: {SCOUTS * QUERIES} paragraphs among the unvisited ones ({VISITED:,} visited), from "
+             "the list of every unvisited paragraph (steps up to 10593af) and from their places in id order (now); both drew "
+             "the same paragraphs for 3 seeds. Time: median of 3; memory: peak Python allocation (tracemalloc).", "",
+             "| paragraphs | listing: time | listing: memory | by place: time | by place: memory |", "| --- | --- | --- | --- | --- |",
+             *[f"| {s['paragraphs']:,} | {s['exploring_draw']['listing']['ms']} ms | {s['exploring_draw']['listing']['peak_mb']} MB | "
+               f"{s['exploring_draw']['by_place']['ms']} ms | {s['exploring_draw']['by_place']['peak_mb']} MB |" for s in store],
+             "", f"## Documents' vectors looked up by doc_id, at {report['lookup']['documents']:,} documents", "",
+             "A dict of every id (the question generator and the findings up to 10593af) against the ids kept in order "
+             "and bisected (`DocumentVectors`, now); both found the same rows for 1,000 documents. Memory: peak Python "
+             "allocation while building (tracemalloc).", "",
+             "| way | built in | memory |", "| --- | --- | --- |",
+             *[f"| {name} | {report['lookup'][key]['build_s']} s | {report['lookup'][key]['peak_mb']} MB |"
+               for name, key in (("dict of every id", "dict"), ("ids in order", "in_order"))],
              "", f"## Index: {index['factory']} at {index['vectors']:,} vectors (perturbed vital10k embeddings)", "",
              "| measure | value |", "| --- | --- |",
              f"| build (train on 200k, add in 100k batches) | {index['build_seconds']} s |",
@@ -219,11 +291,12 @@ def main() -> None:
         with prefect_api(params.paths.cache_dir / "prefect-server.log"):
             build = bench_build(bigger_multistream(bz2.decompress(excerpt.read_bytes()), root), root)
         store = bench_store(root)
+        lookup = bench_document_lookup(root, np.random.default_rng(1))
     vectors, _, _ = load_document_vectors(params.paths.embeddings_dir)
     index = bench_index(np.asarray(vectors), np.random.default_rng(0))
     report = {"command": COMMAND, "date": time.strftime("%Y-%m-%d"), "machine": {"cpus": os.cpu_count()},
               "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024), "build": build, "store": store,
-              "index": index, "embedding_rate": embed_rate, "extrapolation": extrapolate(build, embed_rate)}
+              "lookup": lookup, "index": index, "embedding_rate": embed_rate, "extrapolation": extrapolate(build, embed_rate)}
     write_report("scale", report, to_markdown(report))
 
 
