@@ -56,6 +56,7 @@ def test_document_vectors_are_looked_up_by_doc_id(vital_sample):
     unknown = int(doc_ids.max()) + 1
     assert documents.row(unknown) is None and documents.row(None) is None and unknown not in documents
     assert documents.row(int(doc_ids.min()) - 1) is None  # below every id
+    assert documents.present([unknown, int(doc_ids[5]), int(doc_ids.min()) - 1]).tolist() == [False, True, False]
     with pytest.raises(KeyError, match=f"no vector for document {unknown}"):
         documents.of([int(doc_ids[0]), unknown])
     assert documents.of([]).shape == (0, vectors.shape[1])

@@ -234,7 +234,8 @@ class QuestionGenerator:
     def _members(self, noun: str) -> list[int]:
         """The documents of a type that have vectors, at most TYPE_SAMPLE of them (seeded), sorted."""
         if noun not in self._type_members:
-            members = [d for d in self.finder.stats.members(noun) if d in self._documents]
+            typed = self.finder.stats.members(noun)  # at the full dump, hundreds of thousands for "person"
+            members = [d for d, known in zip(typed, self._documents.present(typed).tolist(), strict=True) if known]
             if len(members) > TYPE_SAMPLE:
                 rng = np.random.default_rng(self.settings.seed)
                 members = rng.choice(members, TYPE_SAMPLE, replace=False).tolist()
