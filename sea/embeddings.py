@@ -6,7 +6,7 @@ import json
 import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -161,6 +161,18 @@ def load_document_vectors(embeddings_dir: Path) -> tuple[np.ndarray, np.ndarray,
     vectors = np.load(embeddings_dir / VECTORS_FILE, mmap_mode="r")
     ids = np.load(embeddings_dir / IDS_FILE)
     return vectors, ids, sidecar
+
+
+def document_vectors(embeddings_dir: Path) -> DocumentVectors:
+    """The embeddings' DocumentVectors, one a process while their files stay the same: the index's
+    exact re-scoring, the question generator and the findings share it."""
+    files = [embeddings_dir / name for name in (VECTORS_FILE, IDS_FILE)]
+    return _document_vectors(embeddings_dir.resolve(), tuple((f.stat().st_mtime_ns, f.stat().st_size) for f in files))
+
+
+@lru_cache(maxsize=2)
+def _document_vectors(embeddings_dir: Path, _versions: tuple) -> DocumentVectors:
+    return DocumentVectors(embeddings_dir)
 
 
 class DocumentVectors:

@@ -12,7 +12,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from sea.embeddings import DocumentVectors, load_document_vectors
+from sea.embeddings import DocumentVectors, document_vectors, load_document_vectors
 from sea.errors import ParamsError
 from sea.files import replacing, write_text
 from sea.settings import IndexSettings, Params
@@ -194,7 +194,7 @@ def load_index(params: Params) -> DocumentIndex:
 
 @functools.lru_cache(maxsize=4)
 def _read_index(index_dir: Path, mtime_ns: int, size: int, settings: IndexSettings, embeddings_dir: Path) -> DocumentIndex:
-    exact = ExactScores(DocumentVectors(embeddings_dir)) if settings.rerank else None
+    exact = ExactScores(document_vectors(embeddings_dir)) if settings.rerank else None
     return DocumentIndex.load(index_dir, settings, exact)
 
 

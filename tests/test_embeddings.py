@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from sea.embeddings import DocumentVectors, Embedder, knowledge_base_embedder, load_document_vectors, resolve_model, titled_text
+from sea.embeddings import (DocumentVectors, Embedder, document_vectors, knowledge_base_embedder, load_document_vectors,
+                            resolve_model, titled_text)
 from sea.errors import ParamsError
 from sea.settings import EmbeddingSettings
 
@@ -60,3 +61,16 @@ def test_document_vectors_are_looked_up_by_doc_id(vital_sample):
     with pytest.raises(KeyError, match=f"no vector for document {unknown}"):
         documents.of([int(doc_ids[0]), unknown])
     assert documents.of([]).shape == (0, vectors.shape[1])
+
+
+def test_a_process_shares_one_document_vectors_until_the_embeddings_change(vital_sample, tmp_path):
+    import shutil
+
+    copy = tmp_path / "embeddings"
+    shutil.copytree(vital_sample.paths.embeddings_dir, copy)
+    first = document_vectors(copy)
+    assert document_vectors(copy) is first  # the index's re-scoring, the generator and the findings share it
+    ids = np.load(copy / "doc_ids.npy")
+    np.save(copy / "doc_ids.npy", ids[::-1].copy())  # the embedding stage rewrote the files
+    again = document_vectors(copy)
+    assert again is not first and again.row(int(ids[0])) == len(ids) - 1

@@ -16,7 +16,7 @@ from sea.audit.ground_truth import planted_for
 from sea.audit.outputs import arm_tables
 from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, RunDir, slug
 from sea.choices import LETTERS
-from sea.embeddings import DocumentVectors
+from sea.embeddings import DocumentVectors, document_vectors
 from sea.files import replacing, write_json, write_text
 from sea.findings.clusters import UNCLUSTERED, central_rows, cluster_by_anchors, nearest_centroid, recovery
 from sea.findings.figures import map_figure, panel
@@ -156,7 +156,7 @@ def _clusters_inside(labels: np.ndarray, inside: np.ndarray, truth: np.ndarray) 
 def write_findings(run: RunDir, settings: FindingsSettings, out: Path, namer: ModelClient | None = None) -> list[Path]:
     """findings.json, findings.md and map.png for every testee of the run, into `out`; with a
     `namer` (the generator model), each cluster also gets the one-line name it writes."""
-    articles, store = DocumentVectors(run.params.paths.embeddings_dir), ParagraphStore(run.params.paths.kb_dir)
+    articles, store = document_vectors(run.params.paths.embeddings_dir), ParagraphStore(run.params.paths.kb_dir)
     found = [testee_findings(run, t.model, settings, articles, store) for t in run.params.testee_settings()]
     for clusters in (f.summary["clusters"] for f in found if namer is not None and f.summary["clusters"]):
         for cluster, name in zip(clusters, namer.run(written_names(namer, clusters)), strict=True):

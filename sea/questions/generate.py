@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-from sea.embeddings import DocumentVectors, Embedder
+from sea.embeddings import Embedder, document_vectors
 from sea.errors import ParamsError
 from sea.index import load_index
 from sea.kb.schema import DOCUMENTS_FILE
@@ -99,7 +99,7 @@ class QuestionGenerator:
             self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, known), params.paths.cache_dir / TAGS_FILE)
             self.encode = embedder.encode
             self.index = load_index(params)
-            self._documents = DocumentVectors(params.paths.embeddings_dir)
+            self._documents = document_vectors(params.paths.embeddings_dir)
             self._type_members: dict[str, list[int]] = {}
             self._leads: dict[int, tuple[int, str] | None] = {}
             self._active: dict[int, tuple[int, int] | None] = {}
