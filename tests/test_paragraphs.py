@@ -45,7 +45,7 @@ def test_unknown_documents_give_no_paragraphs(make_params, tmp_path, embedder):
     assert rows.empty and vectors.shape == (0, embedder.dimension)
 
 
-def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tmp_path):
+def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tmp_path, capsys):
     import pandas as pd
 
     from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
@@ -57,8 +57,12 @@ def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tm
     kb = params.paths.kb_dir
     expected = (pd.read_parquet(kb / PARAGRAPHS_FILE).merge(pd.read_parquet(kb / DOCUMENTS_FILE, columns=["doc_id", "title"]),
                                                             on="doc_id").sort_values("doc_id", kind="stable").reset_index(drop=True))
+    capsys.readouterr()
     store = ParagraphStore(kb)
+    assert "paragraph store (made once)" in capsys.readouterr().err  # minutes at the full dump: shown
     assert len(store) == len(expected) == 2 * len(SAMPLE_ARTICLES)
+    ParagraphStore(kb)
+    assert "paragraph store" not in capsys.readouterr().err  # made once, then read
     assert store.para_ids().tolist() == expected["para_id"].tolist()  # by document, then in the dump's order
     two = expected["doc_id"].unique()[[3, 1]]
     got = store.of_documents(two)

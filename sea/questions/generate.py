@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
+from tqdm import tqdm
 
 from sea.embeddings import Embedder, document_vectors
 from sea.errors import ParamsError
@@ -75,8 +76,12 @@ def invalid_record(para_id: int, text: str, reason: str, generator: str) -> Ques
 def definitions(kb_dir: Path) -> Iterator[tuple[int, str, str]]:
     """(doc_id, title, abstract) of every document, read in batches (the full dump's abstracts never sit in memory at once)."""
     columns = ["doc_id", "title", "abstract"]
-    for batch in pq.ParquetFile(kb_dir / DOCUMENTS_FILE).iter_batches(batch_size=65_536, columns=columns):
-        yield from zip(*(batch.column(c).to_pylist() for c in columns), strict=True)
+    parquet = pq.ParquetFile(kb_dir / DOCUMENTS_FILE)
+    # Read once per knowledge base, at its first offline audit: minutes for the full dump (~33,000 articles/s here).
+    with tqdm(total=parquet.metadata.num_rows, unit="article", unit_scale=True, desc="definitions (made once)") as bar:
+        for batch in parquet.iter_batches(batch_size=65_536, columns=columns):
+            yield from zip(*(batch.column(c).to_pylist() for c in columns), strict=True)
+            bar.update(batch.num_rows)
 
 
 class QuestionGenerator:
