@@ -20,15 +20,17 @@ from sea.audit.step_store import stop_reason
 from sea.audit.steps import run_steps
 from sea.audit.validate import plan_audit
 from sea.audit.workspace import Workspace
+from sea.questions.generate import make_stores
 from sea.search.state import SearchState
 from tasks.steps import as_tasks
 
 
-def open_audit(params_path: str, overrides: dict | None, run_id: str | None, resume: bool) -> RunDir:
+def open_audit(params_path: str, overrides: dict | None, run_id: str | None, resume: bool, progress: bool) -> RunDir:
     """The run directory, new or continued, once everything that can be checked before a model
     is called has been (the CLI checks the same before Prefect starts)."""
     plan = plan_audit(params_path, overrides, run_id, resume)
     run = open_run(plan.params.audit.runs_dir, plan.run_id, None if resume else plan.params)
+    make_stores(run.params, progress)
     _ = Workspace.of(run.root).index  # loads the index once, before any step
     return run
 
@@ -62,7 +64,7 @@ def sea_audit(params_path: str = "params.yaml", overrides: dict | None = None, r
               progress: bool = False) -> dict:
     """Audit every testee with every arm. `overrides` sets params by dotted key; `summary_dir`
     also receives metrics.json and curves.csv (DVC's reports/); `schedule` tags the MLflow run."""
-    run = open_audit(params_path, overrides, run_id, resume)
+    run = open_audit(params_path, overrides, run_id, resume, progress)
     tracker = AuditTracker(run)
     with tracker.audit(schedule):
         for arm in run.arms():

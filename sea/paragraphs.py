@@ -31,18 +31,23 @@ _BUILD_BATCH = 65_536
 _LAYOUT = 3  # bumped when the tables change: an older store is made again
 
 
-def _fill(kb_dir: Path, db: sqlite3.Connection) -> None:
+def _fill(kb_dir: Path, db: sqlite3.Connection, progress: bool) -> None:
     """The store's tables from the Parquet files, in batches; rank is the row's place in (doc_id, file order),
     id_place its 0-based place in para_id order (a seeded draw's order, found without listing every id)."""
     db.execute("CREATE TABLE loaded (position INTEGER PRIMARY KEY, para_id INTEGER, doc_id INTEGER, section TEXT, text TEXT)")
     parquet = pq.ParquetFile(kb_dir / PARAGRAPHS_FILE)
-    # Once per knowledge base, at its first audit: minutes for the full dump's 28.8M paragraphs (8 s a million here).
-    bar = tqdm(total=parquet.metadata.num_rows, unit="paragraph", unit_scale=True, desc="paragraph store (made once)")
-    for batch in parquet.iter_batches(batch_size=_BUILD_BATCH, columns=["para_id", "doc_id", "section", "text"]):
-        db.executemany("INSERT INTO loaded (para_id, doc_id, section, text) VALUES (?, ?, ?, ?)",
-                       zip(*(batch.column(c).to_pylist() for c in ("para_id", "doc_id", "section", "text")), strict=True))
-        bar.update(batch.num_rows)
-    bar.set_postfix_str("ordering and indexing")
+    with tqdm(total=parquet.metadata.num_rows, unit="paragraph", unit_scale=True, desc="paragraph store (made once)",
+              disable=not progress) as bar:
+        for batch in parquet.iter_batches(batch_size=_BUILD_BATCH, columns=["para_id", "doc_id", "section", "text"]):
+            db.executemany("INSERT INTO loaded (para_id, doc_id, section, text) VALUES (?, ?, ?, ?)",
+                           zip(*(batch.column(c).to_pylist() for c in ("para_id", "doc_id", "section", "text")), strict=True))
+            bar.update(batch.num_rows)
+        bar.set_postfix_str("ordering and indexing")
+        _order_and_index(kb_dir, db)
+
+
+def _order_and_index(kb_dir: Path, db: sqlite3.Connection) -> None:
+    """The loaded paragraphs in (doc_id, file order) with their places in para_id order, and the documents' titles."""
     db.execute("CREATE TABLE paragraphs (rank INTEGER PRIMARY KEY, para_id INTEGER UNIQUE, doc_id INTEGER, section TEXT, text TEXT, "
                "id_place INTEGER)")
     db.execute("INSERT INTO paragraphs (para_id, doc_id, section, text, id_place) "
@@ -54,7 +59,6 @@ def _fill(kb_dir: Path, db: sqlite3.Connection) -> None:
     for batch in pq.ParquetFile(kb_dir / DOCUMENTS_FILE).iter_batches(batch_size=_BUILD_BATCH, columns=["doc_id", "title", "category"]):
         db.executemany("INSERT OR IGNORE INTO documents VALUES (?, ?, ?)",
                        zip(*(batch.column(c).to_pylist() for c in ("doc_id", "title", "category")), strict=True))
-    bar.close()
 
 
 def _document_ids(doc_ids: Iterable[int]) -> list[int]:
@@ -65,8 +69,10 @@ def _document_ids(doc_ids: Iterable[int]) -> list[int]:
 class ParagraphStore:
     """A knowledge base's paragraphs with their document's title, looked up by document or by id."""
 
-    def __init__(self, kb_dir: Path):
-        self._db = derived_store(kb_dir, "paragraphs", _LAYOUT, lambda db: _fill(kb_dir, db))
+    def __init__(self, kb_dir: Path, progress: bool = False):
+        """Made from the knowledge base when missing or out of date: minutes for the full dump's
+        28.8M paragraphs (`progress`: under a progress bar)."""
+        self._db = derived_store(kb_dir, "paragraphs", _LAYOUT, lambda db: _fill(kb_dir, db, progress))
 
     def __len__(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(rank), 0) FROM paragraphs").fetchone()[0]  # ranks run 1..n: no scan

@@ -58,10 +58,10 @@ def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tm
     expected = (pd.read_parquet(kb / PARAGRAPHS_FILE).merge(pd.read_parquet(kb / DOCUMENTS_FILE, columns=["doc_id", "title"]),
                                                             on="doc_id").sort_values("doc_id", kind="stable").reset_index(drop=True))
     capsys.readouterr()
-    store = ParagraphStore(kb)
+    store = ParagraphStore(kb, progress=True)
     assert "paragraph store (made once)" in capsys.readouterr().err  # minutes at the full dump: shown
     assert len(store) == len(expected) == 2 * len(SAMPLE_ARTICLES)
-    ParagraphStore(kb)
+    ParagraphStore(kb, progress=True)
     assert "paragraph store" not in capsys.readouterr().err  # made once, then read
     assert store.para_ids().tolist() == expected["para_id"].tolist()  # by document, then in the dump's order
     two = expected["doc_id"].unique()[[3, 1]]
@@ -82,4 +82,24 @@ def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tm
     params = make_params(kb={"source": "jsonl", "input": write_jsonl(tmp_path / "kb.jsonl", records)})
     build_knowledge_base(params, progress=False)
     assert "Renamed" in set(ParagraphStore(kb).of_documents(pd.read_parquet(kb / DOCUMENTS_FILE)["doc_id"])["title"])
+    assert "paragraph store" not in capsys.readouterr().err  # made again, quietly unless asked
     assert derived_path(kb, "paragraphs").is_file()
+
+
+def test_an_audit_makes_the_stores_it_reads_first_under_progress_bars(make_params, tmp_path, capsys):
+    from sea.kb.derived import derived_path
+    from sea.questions.generate import make_stores
+
+    params = make_params(kb={"source": "jsonl", "input": write_jsonl(tmp_path / "kb.jsonl", [
+        {"title": t, "text": x} for t, x in SAMPLE_ARTICLES])})
+    build_knowledge_base(params, progress=False)
+    capsys.readouterr()
+    with_a_generator = params.model_copy(update={"models": params.models.model_copy(
+        update={"generator": params.models.testee})})
+    make_stores(with_a_generator, progress=False)  # a model writes the questions: no definitions needed; quietly
+    assert derived_path(params.paths.kb_dir, "paragraphs").is_file() and not derived_path(params.paths.kb_dir, "definitions").exists()
+    assert "made once" not in capsys.readouterr().err
+    make_stores(params, progress=True)  # the offline generator's definitions, shown; the paragraphs are made already
+    shown = capsys.readouterr().err
+    assert derived_path(params.paths.kb_dir, "definitions").is_file() and "definitions (made once)" in shown
+    assert "paragraph store" not in shown

@@ -73,15 +73,30 @@ def invalid_record(para_id: int, text: str, reason: str, generator: str) -> Ques
                     permutation=[], statement="", generator=generator, verdict=INVALID, reason=reason)
 
 
-def definitions(kb_dir: Path) -> Iterator[tuple[int, str, str]]:
+def definitions(kb_dir: Path, progress: bool = False) -> Iterator[tuple[int, str, str]]:
     """(doc_id, title, abstract) of every document, read in batches (the full dump's abstracts never sit in memory at once)."""
     columns = ["doc_id", "title", "abstract"]
     parquet = pq.ParquetFile(kb_dir / DOCUMENTS_FILE)
-    # Read once per knowledge base, at its first offline audit: minutes for the full dump (~33,000 articles/s here).
-    with tqdm(total=parquet.metadata.num_rows, unit="article", unit_scale=True, desc="definitions (made once)") as bar:
+    with tqdm(total=parquet.metadata.num_rows, unit="article", unit_scale=True, desc="definitions (made once)",
+              disable=not progress) as bar:
         for batch in parquet.iter_batches(batch_size=65_536, columns=columns):
             yield from zip(*(batch.column(c).to_pylist() for c in columns), strict=True)
             bar.update(batch.num_rows)
+
+
+def definitions_store(kb_dir: Path, progress: bool = False) -> Definitions:
+    """What the knowledge base's articles say their subjects are, made beside it when missing or out
+    of date: minutes for the full dump's 7.1M articles (`progress`: under a progress bar)."""
+    return Definitions(derived_store(kb_dir, "definitions", Definitions.LAYOUT,
+                                     lambda db: fill_definitions(db, definitions(kb_dir, progress))))
+
+
+def make_stores(params: Params, progress: bool) -> None:
+    """The stores an audit reads beside the knowledge base (its paragraphs; the offline generator's
+    definitions), made now if missing or out of date, rather than unannounced inside a first step."""
+    ParagraphStore(params.paths.kb_dir, progress)
+    if params.models.generator is None:
+        definitions_store(params.paths.kb_dir, progress)
 
 
 class QuestionGenerator:
@@ -97,9 +112,7 @@ class QuestionGenerator:
         self.store = ParagraphStore(params.paths.kb_dir)
         self.duplicates = DuplicateFilter(embedder, self.settings.duplicate_similarity)
         if generator is None:
-            kb_dir = params.paths.kb_dir
-            known = Definitions(derived_store(kb_dir, "definitions", Definitions.LAYOUT,
-                                              lambda db: fill_definitions(db, definitions(kb_dir))))
+            known = definitions_store(params.paths.kb_dir)
             texts = self.store.texts(sampled(len(self.store), self.settings.seed))
             self.finder = EntityFinder(CorpusStats(texts, self.settings.latest_year, known), params.paths.cache_dir / TAGS_FILE)
             self.encode = embedder.encode

@@ -87,7 +87,7 @@ def draw_unvisited(store: ParagraphStore, visited: Iterable[int], size: int, rng
     """What `draw` over every paragraph not visited would draw, and how many those are, without
     listing them (the full dump has 28.8M): the i-th unvisited paragraph in para_id order lies
     i places after as many visited ones as come before it."""
-    taken = np.sort(store.id_places(visited))
+    taken = np.unique(store.id_places(visited))  # sorted, an id given twice counted once
     unvisited = len(store) - len(taken)
     picks = np.arange(unvisited) if unvisited <= size else np.sort(rng.choice(unvisited, size, replace=False))
     places = picks + np.searchsorted(taken - np.arange(len(taken)), picks, side="right")

@@ -53,6 +53,8 @@ def test_drawing_among_unvisited_paragraphs_draws_what_drawing_from_their_list_w
         assert draw_unvisited(store, visited, size, drawn) == (expected, len(ids) - len(visited))
         assert drawn.bit_generator.state == listed.bit_generator.state  # the generator left as the listing draw leaves it
     assert draw_unvisited(store, {12345}, 5, np.random.default_rng(0))[1] == len(ids)  # an id not in the store excludes nothing
+    repeated = [ids[5]] * 901 + ids[100:300]  # an id given again in another lookup (of 900 ids each)
+    assert draw_unvisited(store, repeated, 10, np.random.default_rng(0)) == draw_unvisited(store, set(repeated), 10, np.random.default_rng(0))
 
 
 def test_draw_is_uniform_reproducible_and_bounded():
