@@ -195,21 +195,22 @@ class DocumentVectors:
     def __contains__(self, doc_id: int) -> bool:
         return self.row(doc_id) is not None
 
-    def _places(self, ids: np.ndarray) -> np.ndarray:
-        return np.minimum(np.searchsorted(self._ids, ids), len(self._ids) - 1)
+    def _places(self, doc_ids: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where each id is, or would be, among the ids in order, and whether it is there."""
+        ids = np.asarray(doc_ids, dtype=np.int64)
+        places = np.minimum(np.searchsorted(self._ids, ids), len(self._ids) - 1)
+        return places, self._ids[places] == ids
 
     def present(self, doc_ids: Sequence[int] | np.ndarray) -> np.ndarray:
         """Which of the documents have a vector (a boolean per document, in the order given)."""
-        ids = np.asarray(doc_ids, dtype=np.int64)
-        return self._ids[self._places(ids)] == ids
+        return self._places(doc_ids)[1]
 
     def rows(self, doc_ids: Sequence[int] | np.ndarray) -> np.ndarray:
         """The documents' rows, in the order given (a KeyError names one without a vector)."""
-        ids = np.asarray(doc_ids, dtype=np.int64)
-        missing = ~self.present(ids)
-        if missing.any():
-            raise KeyError(f"no vector for document {int(ids[missing][0])} in the embeddings")
-        return self._rows[self._places(ids)]
+        places, found = self._places(doc_ids)
+        if not found.all():
+            raise KeyError(f"no vector for document {int(np.asarray(doc_ids)[~found][0])} in the embeddings")
+        return self._rows[places]
 
     def of(self, doc_ids: Sequence[int] | np.ndarray) -> np.ndarray:
         """The documents' vectors, in the order given."""
