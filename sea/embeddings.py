@@ -189,8 +189,8 @@ class DocumentVectors:
         """The document's row in the vectors; None for a document without one."""
         if doc_id is None:
             return None
-        place = int(np.searchsorted(self._ids, doc_id))
-        return int(self._rows[place]) if place < len(self._ids) and self._ids[place] == doc_id else None
+        places, found = self._places([doc_id])
+        return int(self._rows[places[0]]) if found[0] else None
 
     def __contains__(self, doc_id: int) -> bool:
         return self.row(doc_id) is not None
