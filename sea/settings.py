@@ -225,6 +225,7 @@ class PlusSettings(_Section):
     confidence_z: float = Field(default=1.28, gt=0)  # Wilson interval width for "decided"
     ask_out_failing: bool = True  # a paragraph decided above tau is asked all its questions; only one below stops early
     weighted_draw: bool = True  # draw candidates by similarity to their sources x those sources' error rates
+    ranked_draw: bool = False  # ... or take those of the highest weight first: a candidate several failed sources retrieved
     evidence_sources: bool = False  # promote a paragraph only when P(its error rate > tau) reaches source_confidence
     source_confidence: float = Field(default=0.8, gt=0, lt=1)  # ... under a uniform prior: 2 of 2 or 4 of 5 wrong do, 1 of 1 not
     yield_pruning: bool = False  # prune a source by its yield (retrieved paragraphs that became sources), not gamma

@@ -26,6 +26,9 @@ class Arm:
     def yield_pruning(self, plus) -> bool:
         return self.plus and plus.yield_pruning
 
+    def ranked_draw(self, plus) -> bool:
+        return self.plus and plus.weighted_draw and plus.ranked_draw
+
     def bandit(self, plus) -> bool:
         return self.plus and plus.bandit
 

@@ -53,7 +53,8 @@ class Batch:
 def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIndex, paragraphs: ParagraphEmbeddings) -> Batch:
     """The next batch: the category spread at step 0; then candidates retrieved around the
     active sources (sea_plus: around the regions they lead), drawn uniformly (sea_plus: by
-    weight, times the failure prior's probability, or shared among the sources by a bandit).
+    weight, times the failure prior's probability, or shared among the sources by a bandit; or
+    the highest weights taken first).
     Without candidates (the random arm, or no active source left) the search explores uniformly
     among unvisited paragraphs (sea_plus with guided exploration: by the prior, among a sample)."""
     rng = state.rng()
@@ -83,7 +84,7 @@ def choose_batch(state: SearchState, settings: SearchSettings, index: DocumentIn
             counts = {source: yield_counts(state.dag, source, state.sources) for source in state.active_sources}
             batch = bandit_draw(provenance, counts, settings.batch_size, rng, weights)
         elif provenance:
-            batch = draw(provenance, settings.batch_size, rng, weights)
+            batch = draw(provenance, settings.batch_size, rng, weights, arm.ranked_draw(settings.plus))
         else:
             batch, predicted, pool_size = explore(state, settings, paragraphs, state.visited_paras, settings.batch_size, rng)
         if provenance and len(batch) < settings.batch_size and arm.fill_by_exploration(settings.plus):

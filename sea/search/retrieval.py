@@ -70,12 +70,18 @@ def _queries(sources: list[int], paragraphs: ParagraphEmbeddings, regions: dict[
     return centroids / np.linalg.norm(centroids, axis=1, keepdims=True)
 
 
-def draw(candidates: Iterable[int], size: int, rng: np.random.Generator, weights: dict[int, float] | None = None) -> list[int]:
+def draw(candidates: Iterable[int], size: int, rng: np.random.Generator, weights: dict[int, float] | None = None,
+         ranked: bool = False) -> list[int]:
     """A draw of up to `size` candidates without replacement, uniform or in proportion to
-    `weights`, reproducible for a given generator state."""
+    `weights`, reproducible for a given generator state. `ranked`: the `size` of highest weight
+    instead, equal weights in the generator's order."""
     pool = sorted(set(candidates))
     if len(pool) <= size:
         return pool
+    if ranked and weights is not None:
+        order = rng.permutation(len(pool))
+        top = sorted(order, key=lambda i: -weights.get(pool[i], 0.0))[:size]  # stable: ties keep the permutation's order
+        return [pool[i] for i in sorted(top)]
     p = None
     if weights is not None:
         w = np.array([max(weights.get(c, 0.0), 0.0) for c in pool]) + 1e-9  # every candidate keeps a chance

@@ -89,3 +89,27 @@ def test_sea_plus_prunes_by_yield_only_when_switched_on():
         settings = SearchSettings(gamma=0.5, plus=PlusSettings(yield_pruning=switch))
         assert prune_sources(state, settings) == expected  # by yield: 1 of 3 is the arm's own rate, no evidence against it
         assert prune_sources(SearchState(arm="sea", seed=0), settings) == set()
+
+
+def test_sea_plus_takes_its_heaviest_candidates_first_only_with_ranked_draw(vital_sample, embedder):
+    from sea.search.arms import ARMS
+    from sea.search.retrieval import candidate_weights, retrieve
+    from sea.settings import PlusSettings
+
+    paragraphs = ParagraphEmbeddings(ParagraphStore(vital_sample.paths.kb_dir), embedder)
+    index = DocumentIndex.load(vital_sample.paths.index_dir, vital_sample.index)
+    first = choose_batch(SearchState(arm="sea", seed=0), vital_sample.search.model_copy(update={"batch_size": 12}), index, paragraphs)
+    rates = {p: 0.6 + 0.4 * (i % 2) for i, p in enumerate(first.para_ids)}  # every one a source, half at 1.0
+    state = SearchState(arm="sea_plus", seed=0, step=1, error_rates=rates, active_sources=set(rates), visited_paras=set(rates),
+                        visited_docs={paragraphs.store.document_of(p) for p in rates})
+    for ranked in (False, True):
+        settings = vital_sample.search.model_copy(update={"batch_size": 6, "k_documents": 10, "m_paragraphs": 3,
+                                                          "plus": PlusSettings(ranked_draw=ranked)})
+        batch = choose_batch(state, settings, index, paragraphs)
+        weights = candidate_weights(retrieve(state.active_sources, index, paragraphs, state.visited_docs, state.visited_paras,
+                                             10, 3), rates)
+        assert batch.candidates == len(weights) > 6 and len(batch.para_ids) == 6
+        heaviest = min(weights[p] for p in batch.para_ids) >= max(w for p, w in weights.items() if p not in batch.para_ids)
+        assert heaviest == ranked
+    assert not any(ARMS[arm].ranked_draw(PlusSettings(ranked_draw=True)) for arm in ("sea", "no_pruning", "random"))
+    assert not ARMS["sea_plus"].ranked_draw(PlusSettings(ranked_draw=True, weighted_draw=False))  # no weights to rank by

@@ -62,3 +62,12 @@ def test_draw_is_uniform_reproducible_and_bounded():
     picked = draw(range(100), 40, rng)
     assert len(picked) == len(set(picked)) == 40 and picked == draw(range(100), 40, np.random.default_rng(3))
     assert draw([5, 1, 3], 40, rng) == [1, 3, 5]
+
+
+def test_ranked_draw_takes_the_highest_weights_and_breaks_ties_by_the_generator():
+    weights = {c: 1.0 for c in range(20)} | {7: 3.0, 11: 2.0}  # 7 and 11 first, then 2 of the 18 tied
+    picked = draw(range(20), 4, np.random.default_rng(5), weights, ranked=True)
+    assert len(picked) == 4 and {7, 11} <= set(picked) and picked == sorted(picked)
+    assert picked == draw(range(20), 4, np.random.default_rng(5), weights, ranked=True)
+    assert {tuple(draw(range(20), 4, np.random.default_rng(seed), weights, ranked=True)) for seed in range(10)} != {tuple(picked)}
+    assert draw(range(20), 4, np.random.default_rng(5), None, ranked=True) == draw(range(20), 4, np.random.default_rng(5))
