@@ -134,8 +134,8 @@ def _audit(args: argparse.Namespace) -> None:
                   file=sys.stderr)
         raise
     print(format_summary(summary))
-    print(f"\nrun: {plan.params.audit.runs_dir / plan.run_id}   report: sea report {plan.run_id}   "
-          f"MLflow: make mlflow-ui (then http://127.0.0.1:5000)")
+    print(f"\nrun: {plan.params.audit.runs_dir / plan.run_id}   error clusters, then the report: sea findings {plan.run_id}; "
+          f"sea report {plan.run_id}   MLflow: make mlflow-ui (then http://127.0.0.1:5000)")
 
 
 def format_summary(summary: dict) -> str:

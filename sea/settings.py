@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Literal
 
@@ -334,7 +335,7 @@ def _check_shared_regions(name: str, profile: SimulatedProfile, profiles: dict[s
                          f"{profiles[other].blind_spot_regions} regions {other!r} plants")
 
 
-def _describe(error: dict) -> str:
+def _describe(error: dict, file: str, overridden: Collection[str]) -> str:
     key = ".".join(str(part) for part in error["loc"]) or "params"
     if error["type"] == "extra_forbidden":
         return f"{key}: unknown key; remove it or check its spelling"
@@ -342,10 +343,29 @@ def _describe(error: dict) -> str:
         return f"{key}: {error['msg'].removeprefix('Value error, ')}"
     if error["type"] == "literal_error":
         return f"{key}: {error['input']!r} is not allowed; {error['msg'].lower()}"
-    return f"{key}: {error['msg']} (got {error.get('input')!r}); fix the value in params.yaml"
+    given = error.get("input")
+    where = "the --set value" if any(key == o or key.startswith(f"{o}.") or o.startswith(f"{key}.") for o in overridden) else file
+    section = _SECTIONS.get(error.get("ctx", {}).get("class_name", ""))
+    if error["type"] == "model_type" and section is not None:
+        fix = f"{key} is a section, not a value: set its keys, e.g. {key}.{next(iter(section.model_fields))}=…"
+    elif error["type"] == "list_type" and isinstance(given, str):
+        fix = f"write it as a list, e.g. [a, b], in {where}"
+    else:
+        fix = f"fix {where}"
+    return f"{key}: {error['msg']} (got {given!r}); {fix}"
 
 
-def parse_params(raw: object, origin: str = "params.yaml") -> Params:
+def _sections(cls: type[_Section]) -> dict[str, type[_Section]]:
+    return {cls.__name__: cls} | {name: c for sub in cls.__subclasses__() for name, c in _sections(sub).items()}
+
+
+_SECTIONS = _sections(_Section)
+
+
+def parse_params(raw: object, file: str = "params.yaml", overrides: dict[str, object] | None = None) -> Params:
+    """Params from raw YAML read from `file`, to which `overrides` (--set) were applied; errors name both."""
+    overrides = overrides or {}
+    origin = file + (" with " + ", ".join(f"{key}={value!r}" for key, value in overrides.items()) if overrides else "")
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -353,7 +373,7 @@ def parse_params(raw: object, origin: str = "params.yaml") -> Params:
     try:
         return Params.model_validate(raw)
     except ValidationError as error:
-        problems = "\n  ".join(_describe(item) for item in error.errors())
+        problems = "\n  ".join(_describe(item, file, overrides) for item in error.errors())
         raise ParamsError(f"{origin} is invalid:\n  {problems}") from None
 
 
@@ -366,11 +386,9 @@ def load_params(path: Path | str = "params.yaml", overrides: dict[str, object] |
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
         raise ParamsError(f"{path}: not valid YAML ({error}); fix the syntax") from None
-    origin = str(path)
     if overrides:
         raw = apply_overrides(raw if isinstance(raw, dict) else {}, overrides)
-        origin += " with " + ", ".join(f"{key}={value!r}" for key, value in overrides.items())
-    return parse_params(raw, origin=origin)
+    return parse_params(raw, str(path), overrides)
 
 
 def apply_overrides(raw: dict, overrides: dict[str, object]) -> dict:

@@ -26,6 +26,17 @@ def test_wrong_type_names_the_key():
         parse_params({"embedding": {"batch_size": "lots"}})
 
 
+def test_a_bad_value_names_where_it_came_from_and_how_to_write_it():
+    with pytest.raises(ParamsError, match=r"search\.batch_size: .*got 'lots'\); fix params\.yaml$"):
+        parse_params({"search": {"batch_size": "lots"}})
+    with pytest.raises(ParamsError, match=r"params\.yaml with search\.batch_size=-3 is invalid:\n.*; fix the --set value$"):
+        load_params(REPO / "params.yaml", {"search.batch_size": -3})
+    with pytest.raises(ParamsError, match=r"got 'sea,random'\); write it as a list, e\.g\. \[a, b\], in the --set value$"):
+        load_params(REPO / "params.yaml", {"search.arms": "sea,random"})
+    with pytest.raises(ParamsError, match=r"models\.testee is a section, not a value: set its keys, e\.g\. models\.testee\.model="):
+        load_params(REPO / "params.yaml", {"models.testee": "openai:gpt-4o-mini"})
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})
