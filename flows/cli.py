@@ -36,7 +36,7 @@ def _kb_build(args: argparse.Namespace) -> None:
         report = _under_prefect(params, build_sharded, not args.quiet)
     else:
         report = build_knowledge_base(params, progress=not args.quiet)
-    skipped = ", ".join(f"{n} {reason}" for reason, n in report["skipped"].items()) or "none"
+    skipped = ", ".join(f"{reason} ({n})" for reason, n in report["skipped"].items()) or "none"  # reasons are singular labels: "duplicate title (3)"
     print(f"{report['documents']} documents, {report['paragraphs']} paragraphs in {report['seconds']} s; skipped: {skipped}")
 
 

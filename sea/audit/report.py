@@ -256,7 +256,8 @@ def _findings(directory: Path, result: dict | None, run_id: str) -> list[dict]:
                     "articles in the index), named by their most distinctive terms (class-based TF-IDF) and most central titles.", muted=True)]
     for testee in result["testees"]:
         blocks += [{"kind": "subheading", "text": testee["testee"]},
-                   _text(f"{testee['sources']} sources, {testee['clustered']} of them in {len(testee['clusters'])} clusters.")]
+                   _text(f"{testee['sources']} sources over all the run's arms, {testee['clustered']} of them in "
+                         f"{len(testee['clusters'])} clusters.")]
         if not testee["clusters"]:
             blocks.append(_text(f"Too few sources to cluster (a cluster needs {result['settings']['min_cluster_size']})."))
             continue
@@ -264,9 +265,11 @@ def _findings(directory: Path, result: dict | None, run_id: str) -> list[dict]:
                                "titles": "; ".join(c["titles"]), "sources": c["sources"], "questions": c["questions"],
                                "error_rate": c["error_rate"],
                                "categories": ", ".join(f"{name} {n}" for name, n in c["categories"].items())} for c in testee["clusters"]])
-        blocks.append(_table(table(frame, {"cluster": "cluster", "name": "name", "terms": "distinctive terms",
-                                           "titles": "central titles", "sources": "sources", "questions": "questions",
-                                           "error_rate": "error rate", "categories": "categories"}, {"error_rate": 2})))
+        columns = {"cluster": "cluster", "name": "name", "terms": "distinctive terms", "titles": "central titles",
+                   "sources": "sources", "questions": "questions", "error_rate": "error rate", "categories": "categories"}
+        if not frame["name"].any():  # no generator named them (offline): the terms and titles are the names
+            del columns["name"]
+        blocks.append(_table(table(frame, columns, {"error_rate": 2})))
         blocks.append({"kind": "examples", "clusters": [
             {"id": anchor("cluster", testee["testee"], c["cluster"]),
              "summary": f"cluster {c['cluster']}: {c.get('name') or ', '.join(c['terms'][:3])} — {len(c['examples'])} of its wrong answers",

@@ -147,7 +147,7 @@ class RunDir:
         # The findings section is read from the current params after the audit (_RESUMABLE_CHANGES): a key a later
         # version dropped (findings.distance_threshold) must not make an older run unreadable.
         findings = {key: value for key, value in recorded.get("findings", {}).items() if key in FindingsSettings.model_fields}
-        started = parse_params({**recorded, "findings": findings}, origin=str(root / CONFIG_FILE))
+        started = parse_params({**recorded, "findings": findings}, str(root / CONFIG_FILE))
         # A run moved or copied to another folder continues where it is now, not where it started.
         self.params = started.model_copy(update={"audit": started.audit.model_copy(update={"runs_dir": root.parent})})
 

@@ -199,19 +199,21 @@ def findings_markdown(result: dict) -> str:
     lines = [f"# What the audit `{result['run_id']}` found", ""]
     for testee in result["testees"]:
         lines += [f"## {testee['testee']}", "",
-                  f"{testee['sources']} source paragraphs (of {testee['paragraphs']} evaluated), {testee['clustered']} "
+                  f"{testee['sources']} source paragraphs (of {testee['paragraphs']} evaluated, all the run's arms), {testee['clustered']} "
                   f"of them in {len(testee['clusters'])} clusters; the rest are unclustered.", ""]
         if not testee["clusters"]:
             lines += [f"Too few sources to cluster (a cluster needs {result['settings']['min_cluster_size']}).", ""]
         else:
-            lines += ["| cluster | name | distinctive terms | central titles | sources | questions | error rate | categories |",
-                      "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+            named = any(c["name"] for c in testee["clusters"])  # offline none is: the terms and titles are the names
+            header = ["cluster", *(["name"] if named else []), "distinctive terms", "central titles", "sources", "questions",
+                      "error rate", "categories"]
+            lines += ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
             for c in testee["clusters"]:
                 rate = f"{c['error_rate']:.2f}" if c["error_rate"] is not None else "-"
                 categories = ", ".join(f"{name} {n}" for name, n in c["categories"].items())
-                name = (c["name"] or "").replace("|", "\\|")
-                lines.append(f"| {c['cluster']} | {name} | {', '.join(c['terms'])} | {'; '.join(c['titles'])} | {c['sources']} | "
-                             f"{c['questions']} | {rate} | {categories} |")
+                name = [(c["name"] or "").replace("|", "\\|")] if named else []
+                cells = [c["cluster"], *name, ", ".join(c["terms"]), "; ".join(c["titles"]), c["sources"], c["questions"], rate, categories]
+                lines.append("| " + " | ".join(map(str, cells)) + " |")
             lines.append("")
         truth = testee.get("ground_truth")
         if truth and truth["rows"]:

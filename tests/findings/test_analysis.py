@@ -7,7 +7,7 @@ import numpy as np
 
 from sea.audit.ground_truth import planted_for
 from sea.audit.report import build_report
-from sea.findings.analysis import evaluated, write_findings
+from sea.findings.analysis import evaluated, findings_markdown, write_findings
 from sea.findings.clusters import recovery
 from sea.settings import FindingsSettings
 
@@ -58,3 +58,17 @@ def test_findings_of_a_small_simulated_audit(finished_audit, tmp_path):
     assert "Too few sources to cluster" in written[1].read_text(encoding="utf-8")
     page = build_report(run, tmp_path / "audit.html", tmp_path / "none").read_text(encoding="utf-8")
     assert "Too few sources to cluster" in page
+
+
+def test_the_findings_table_has_a_name_column_only_when_a_cluster_is_named():
+    cluster = {"cluster": 0, "name": None, "terms": ["river", "delta"], "titles": ["Nile", "Niger"], "sources": 3,
+               "questions": 9, "error_rate": 0.67, "categories": {"Geography": 3}, "examples": []}
+    result = {"run_id": "r", "settings": {"min_cluster_size": 2},
+              "testees": [{"testee": "t", "sources": 4, "paragraphs": 20, "clustered": 3, "clusters": [cluster]}]}
+    rows = [line for line in findings_markdown(result).splitlines() if line.startswith("|")]
+    assert rows[0] == "| cluster | distinctive terms | central titles | sources | questions | error rate | categories |"
+    assert rows[2] == "| 0 | river, delta | Nile; Niger | 3 | 9 | 0.67 | Geography 3 |" and rows[1].count("---") == 7
+    cluster["name"] = "African rivers | deltas"
+    rows = [line for line in findings_markdown(result).splitlines() if line.startswith("|")]
+    assert rows[0].startswith("| cluster | name | distinctive terms |") and rows[1].count("---") == 8
+    assert rows[2].startswith("| 0 | African rivers \\| deltas | river, delta |")
