@@ -36,7 +36,7 @@ def _kb_build(args: argparse.Namespace) -> None:
         report = _under_prefect(params, build_sharded, not args.quiet)
     else:
         report = build_knowledge_base(params, progress=not args.quiet)
-    skipped = ", ".join(f"{reason} ({n})" for reason, n in report["skipped"].items()) or "none"  # reasons are singular labels: "duplicate title (3)"
+    skipped = ", ".join(f"{reason} ({n})" for reason, n in report["skipped"].items()) or "none"
     print(f"{report['documents']} documents, {report['paragraphs']} paragraphs in {report['seconds']} s; skipped: {skipped}")
 
 
@@ -323,7 +323,7 @@ def parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_models_check)
     questions = groups.add_parser("questions", help="question generation").add_subparsers(dest="command", required=True)
     show = questions.add_parser("preview", help="questions, variants and gate verdicts for one paragraph")
-    show.add_argument("--para-id", type=int, help="a para_id from paragraphs.parquet (default: a random paragraph)")
+    show.add_argument("--para-id", type=int, help="a para_id from paragraphs.parquet (default: a random paragraph that keeps a question)")
     show.set_defaults(run=_questions_preview)
 
     audit = groups.add_parser("audit", help="run the SEA audit (every arm × testee) as a Prefect flow, logged to MLflow")

@@ -94,9 +94,11 @@ def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, e
     assert main(["--params", str(path), "questions", "preview", "--para-id", "12345"]) == 2
     assert "no paragraph with para_id 12345" in capsys.readouterr().err
 
-    assert main(["--params", str(path), "questions", "preview"]) == 0  # without an id: any one paragraph
-    shown = int(re.search(r"\(para_id (\d+)\)", capsys.readouterr().out).group(1))
-    assert shown in generator.store
+    assert main(["--params", str(path), "questions", "preview"]) == 0  # without an id: a random one that keeps a question
+    out = capsys.readouterr().out
+    shown = int(re.search(r"\(para_id (\d+)\)", out).group(1))
+    kept = int(re.search(r"^(\d+) of \d+ phrasings kept\.$", out, re.M).group(1))
+    assert shown in generator.store and (kept > 0) != ("(none of 30 random paragraphs kept a question" in out)
 
 
 def test_a_sigterm_escapes_code_that_catches_every_error():

@@ -15,21 +15,37 @@ from sea.questions.model import KEPT, Question
 from sea.settings import Params
 
 
+RANDOM_TRIES = 30  # paragraphs drawn, without --para-id, until one keeps a question
+
+
 def preview(params: Params, para_id: int | None = None) -> str:
+    """One paragraph's questions; without `para_id`, the first of up to RANDOM_TRIES random paragraphs (unseeded)
+    that keeps one, as most paragraphs of the offline default keep none."""
     models = build_models(params, roles=("generator", "verifier"))
     generator = QuestionGenerator(params, knowledge_base_embedder(params),
                                   models.clients.get("generator"), models.clients.get("verifier"))
-    if para_id is None:
-        para_id = generator.store.ids_at([int(np.random.default_rng().integers(len(generator.store)))])[0]  # any one, unseeded
-    paragraph = generator.paragraph(para_id)
-    questions = asyncio.run(generator.for_paragraph(paragraph))
-    lines = [f"{paragraph.title}{' > ' + paragraph.section if paragraph.section else ''}  (para_id {para_id})",
-             paragraph.text, "", f"generator: {generator.name}; gate: {'on' if generator.verifier else 'off'}", ""]
+    store = generator.store
+    drawn = [para_id] if para_id is not None else store.ids_at(
+        np.random.default_rng().choice(len(store), min(RANDOM_TRIES, len(store)), replace=False).tolist())
+    for tried, chosen in enumerate(drawn, start=1):
+        paragraph = generator.paragraph(chosen)
+        questions = asyncio.run(generator.for_paragraph(paragraph))
+        if questions_kept(questions):
+            break
+    lines = [f"{paragraph.title}{' > ' + paragraph.section if paragraph.section else ''}  (para_id {chosen})",
+             paragraph.text, "", f"generator: {generator.name}; gate: {'on' if generator.verifier else 'off'}"]
+    if para_id is None and tried > 1:
+        lines.append(f"({tried - 1} random paragraph{'s' if tried > 2 else ''} drawn before this one kept no question)"
+                     if questions_kept(questions) else f"(none of {tried} random paragraphs kept a question; this is the last)")
+    lines.append("")
     for number, (_, group) in enumerate(groupby(questions, key=lambda q: q.base_question_id), start=1):
         lines += _describe(number, list(group))
-    kept = sum(q.verdict == KEPT for q in questions)
-    lines.append(f"{kept} of {len(questions)} phrasings kept.")
+    lines.append(f"{questions_kept(questions)} of {len(questions)} phrasings kept.")
     return "\n".join(lines)
+
+
+def questions_kept(questions: list[Question]) -> int:
+    return sum(q.verdict == KEPT for q in questions)
 
 
 def _describe(number: int, phrasings: list[Question]) -> list[str]:
