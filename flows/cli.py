@@ -323,7 +323,7 @@ def parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_models_check)
     questions = groups.add_parser("questions", help="question generation").add_subparsers(dest="command", required=True)
     show = questions.add_parser("preview", help="questions, variants and gate verdicts for one paragraph")
-    show.add_argument("--para-id", type=int, help="a para_id from paragraphs.parquet (default: a random paragraph that keeps a question)")
+    show.add_argument("--para-id", type=int, help="a para_id from paragraphs.parquet (default: a random one that keeps a question, if one of 30 does)")
     show.set_defaults(run=_questions_preview)
 
     audit = groups.add_parser("audit", help="run the SEA audit (every arm × testee) as a Prefect flow, logged to MLflow")

@@ -226,7 +226,7 @@ class PlusSettings(_Section):
     confidence_z: float = Field(default=1.28, gt=0)  # Wilson interval width for "decided"
     ask_out_failing: bool = True  # a paragraph decided above tau is asked all its questions; only one below stops early
     weighted_draw: bool = True  # draw candidates by similarity to their sources x those sources' error rates
-    ranked_draw: bool = False  # ... or take those of the highest weight first: a candidate several failed sources retrieved
+    ranked_draw: bool = False  # ... or take those of the highest weight first, before those fewer failed sources retrieved (not with bandit, whose draw wins)
     evidence_sources: bool = False  # promote a paragraph only when P(its error rate > tau) reaches source_confidence
     source_confidence: float = Field(default=0.8, gt=0, lt=1)  # ... under a uniform prior: 2 of 2 or 4 of 5 wrong do, 1 of 1 not
     yield_pruning: bool = False  # prune a source by its yield (retrieved paragraphs that became sources), not gamma
@@ -344,15 +344,22 @@ def _describe(error: dict, file: str, overridden: Collection[str]) -> str:
     if error["type"] == "literal_error":
         return f"{key}: {error['input']!r} is not allowed; {error['msg'].lower()}"
     given = error.get("input")
-    where = "the --set value" if any(key == o or key.startswith(f"{o}.") or o.startswith(f"{key}.") for o in overridden) else file
+    where = "the override (--set)" if any(key == o or key.startswith(f"{o}.") or o.startswith(f"{key}.") for o in overridden) else file
     section = _SECTIONS.get(error.get("ctx", {}).get("class_name", ""))
     if error["type"] == "model_type" and section is not None:
-        fix = f"{key} is a section, not a value: set its keys, e.g. {key}.{next(iter(section.model_fields))}=…"
+        fix = f"{key} is a section, not a value: set its keys, e.g. {_first_value_key(key, section)}, in {where}"
     elif error["type"] == "list_type" and isinstance(given, str):
         fix = f"write it as a list, e.g. [a, b], in {where}"
     else:
         fix = f"fix {where}"
     return f"{key}: {error['msg']} (got {given!r}); {fix}"
+
+
+def _first_value_key(key: str, section: type[_Section]) -> str:
+    """The dotted key of the section's first setting that is a value, not a section itself (models -> models.testee.model)."""
+    name, field = next(iter(section.model_fields.items()))
+    inner = _SECTIONS.get(getattr(field.annotation, "__name__", ""))
+    return _first_value_key(f"{key}.{name}", inner) if inner is not None else f"{key}.{name}"
 
 
 def _sections(cls: type[_Section]) -> dict[str, type[_Section]]:

@@ -29,12 +29,15 @@ def test_wrong_type_names_the_key():
 def test_a_bad_value_names_where_it_came_from_and_how_to_write_it():
     with pytest.raises(ParamsError, match=r"search\.batch_size: .*got 'lots'\); fix params\.yaml$"):
         parse_params({"search": {"batch_size": "lots"}})
-    with pytest.raises(ParamsError, match=r"params\.yaml with search\.batch_size=-3 is invalid:\n.*; fix the --set value$"):
+    with pytest.raises(ParamsError, match=r"params\.yaml with search\.batch_size=-3 is invalid:\n.*; fix the override \(--set\)$"):
         load_params(REPO / "params.yaml", {"search.batch_size": -3})
-    with pytest.raises(ParamsError, match=r"got 'sea,random'\); write it as a list, e\.g\. \[a, b\], in the --set value$"):
+    with pytest.raises(ParamsError, match=r"got 'sea,random'\); write it as a list, e\.g\. \[a, b\], in the override \(--set\)$"):
         load_params(REPO / "params.yaml", {"search.arms": "sea,random"})
-    with pytest.raises(ParamsError, match=r"models\.testee is a section, not a value: set its keys, e\.g\. models\.testee\.model="):
+    with pytest.raises(ParamsError, match=r"models\.testee is a section, not a value: set its keys, e\.g\. models\.testee\.model, "
+                                          r"in the override \(--set\)$"):
         load_params(REPO / "params.yaml", {"models.testee": "openai:gpt-4o-mini"})
+    with pytest.raises(ParamsError, match=r"models: .*set its keys, e\.g\. models\.testee\.model, in params\.yaml$"):
+        parse_params({"models": 3})  # the first key of a section within a section
 
 
 def test_unknown_key_is_refused():

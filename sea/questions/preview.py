@@ -20,7 +20,8 @@ RANDOM_TRIES = 30  # paragraphs drawn, without --para-id, until one keeps a ques
 
 def preview(params: Params, para_id: int | None = None) -> str:
     """One paragraph's questions; without `para_id`, the first of up to RANDOM_TRIES random paragraphs (unseeded)
-    that keeps one, as most paragraphs of the offline default keep none."""
+    that keeps one (most of the offline default's keep none; a model generator's nearly all do, at the first try),
+    else the last drawn."""
     models = build_models(params, roles=("generator", "verifier"))
     generator = QuestionGenerator(params, knowledge_base_embedder(params),
                                   models.clients.get("generator"), models.clients.get("verifier"))
