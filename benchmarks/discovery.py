@@ -101,7 +101,10 @@ ON_THE_CURRENT_DEFAULT = {"neighbour prior": {"search.plus.failure_prior": True}
                           "prior + filled": {"search.plus.failure_prior": True, "search.plus.fill_by_exploration": True},
                           # committed before it ran: of today's default's candidates at 25 questions and 2,000 on paper-regime,
                           # 21% of those one source retrieved lay inside a blind spot, 37% with two sources, 56% with three, 80% with more
-                          "ranked draw": {"search.plus.ranked_draw": True}}
+                          "ranked draw": {"search.plus.ranked_draw": True},
+                          # committed before it ran, after ranked draw had (it changed no run on sparse-spots, where most steps explore):
+                          # guided exploration takes the scouts the neighbour prior ranks highest
+                          "ranked exploration": {"search.plus.ranked_exploration": True}}
 ABLATIONS |= {f"{THE_CURRENT_DEFAULT} + {name}": {**ABLATIONS[THE_CURRENT_DEFAULT], **switches}
               for name, switches in ON_THE_CURRENT_DEFAULT.items()}
 PRIORS_ALONE = ("sea_plus + failure prior", "sea_plus + neighbour prior")  # the rows whose prior is scored

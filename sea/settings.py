@@ -235,6 +235,7 @@ class PlusSettings(_Section):
     region_retrieval: bool = False  # query from a source's region (it and the sources it led to); k by its yield
     failure_prior: bool = False  # weight candidates by a classifier of failure trained on the paragraphs evaluated so far
     guided_exploration: bool = True  # a step without candidates draws its exploration batch by the prior, not uniformly
+    ranked_exploration: bool = False  # ... taking the scouts the prior ranks highest instead of drawing in proportion to it
     fill_by_exploration: bool = False  # a step whose candidates fill only part of the batch explores the rest
     prior_model: Literal["logistic", "neighbours"] = "neighbours"  # ... a logistic regression, or the failures of a candidate's nearest evaluated paragraphs
 

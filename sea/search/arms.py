@@ -41,6 +41,9 @@ class Arm:
     def guided_exploration(self, plus) -> bool:
         return self.plus and plus.guided_exploration
 
+    def ranked_exploration(self, plus) -> bool:
+        return self.guided_exploration(plus) and plus.ranked_exploration
+
     def fill_by_exploration(self, plus) -> bool:
         return self.plus and plus.fill_by_exploration
 

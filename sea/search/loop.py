@@ -125,13 +125,15 @@ def explore(state: SearchState, settings: SearchSettings, paragraphs: ParagraphE
 def explore_by_prior(state: SearchState, settings: SearchSettings, paragraphs: ParagraphEmbeddings, excluded: set[int],
                      size: int, rng: np.random.Generator) -> tuple[list[int], dict[int, float], int]:
     """sea_plus's guided exploration: SCOUTS x size paragraphs not excluded drawn uniformly, `size` drawn
-    among them in proportion to the prior's probability of failure (uniformly while the prior has too
-    few examples); returns them, the scouts' predictions and how many paragraphs the scouts came from."""
+    among them in proportion to the prior's probability of failure (with ranked exploration: the `size`
+    it ranks highest; uniformly while the prior has too few examples); returns them, the scouts'
+    predictions and how many paragraphs the scouts came from."""
     scouts, unvisited = draw_unvisited(paragraphs.store, excluded, SCOUTS * size, rng)
     if not scouts:  # every paragraph visited: the arm is done
         return [], {}, unvisited
     predicted = predict_failures(state, settings.tau, paragraphs, scouts, settings.plus.prior_model)
-    return draw(scouts, size, rng, predicted or None), predicted, unvisited
+    ranked = ARMS[state.arm].ranked_exploration(settings.plus)
+    return draw(scouts, size, rng, predicted or None, ranked), predicted, unvisited
 
 
 def fit_to_budget(batch: Sequence[int], question_counts: dict[int, int], calls_left: int | None) -> list[int]:

@@ -6,7 +6,8 @@ import pytest
 
 from sea.index import DocumentIndex
 from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
-from sea.search.loop import SCOUTS, Batch, choose_batch, explore_by_prior
+from sea.search.arms import ARMS
+from sea.search.loop import SCOUTS, Batch, choose_batch, explore, explore_by_prior
 from sea.search.prior import failure_probability, fit_prior, prior_quality
 from sea.search.state import SearchState
 from sea.settings import PlusSettings
@@ -108,6 +109,15 @@ def test_guided_exploration_draws_where_the_prior_predicts_failure(vital_sample,
     again, _, _ = explore_by_prior(state, settings, paragraphs, set(evaluated), 10, state.rng())
     assert again == batch  # every draw from the state's generator
     assert explore_by_prior(state, settings, paragraphs, set(ids), 10, state.rng()) == ([], {}, 0)  # every paragraph visited
+    # ranked exploration: the same scouts, and the 10 the prior ranks highest
+    ranked = settings.model_copy(update={"plus": plus.model_copy(update={"ranked_exploration": True})})
+    top, scouted, _ = explore_by_prior(state, ranked, paragraphs, set(evaluated), 10, state.rng())
+    assert scouted == predicted and len(top) == 10 and top != batch
+    assert min(scouted[p] for p in top) >= max(probability for p, probability in scouted.items() if p not in top)
+    sea = SearchState(**{**state.__dict__, "arm": "sea"})
+    assert not ARMS["sea"].ranked_exploration(ranked.plus) and not ARMS["sea_plus"].ranked_exploration(
+        plus.model_copy(update={"guided_exploration": False, "ranked_exploration": True}))
+    assert explore(sea, ranked, paragraphs, set(evaluated), 10, sea.rng())[1] == {}  # sea explores uniformly
 
 
 @pytest.mark.parametrize("model", ["logistic", "neighbours"])
