@@ -4,10 +4,15 @@ the core (sea/) never imports it."""
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import logging
+import os
 import signal
+import socket
 import sys
+import threading
+import time
 from pathlib import Path
 
 from sea.errors import SeaError
@@ -450,5 +455,38 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+STOP_GRACE_S = 10.0
+
+
+def stop_at_the_latest(grace_s: float = STOP_GRACE_S) -> None:
+    """However the cleanup after a SIGTERM goes (Prefect's crash reports, MLflow's run ends, Prefect's log and
+    event threads at exit), the process is gone grace_s later, with every thread's stack on stderr: a
+    scheduler's or `timeout`'s stop must not hang, and a stop that would have hung is a bug to report. Nothing
+    is lost: steps are committed by whole-file writes and a resumed run redoes only the step that was cut.
+    The signal is seen at the C level (a wakeup fd), as it arrives: while a flow runs, Prefect's own
+    handler runs first, and the hang can be in it."""
+    receiver, sender = socket.socketpair()
+    sender.setblocking(False)
+    signal.set_wakeup_fd(sender.fileno(), warn_on_full_buffer=False)
+
+    def watch(sender: socket.socket) -> None:  # holds the sender: closed, it would leave the wakeup fd dangling
+        while int(signal.SIGTERM) not in receiver.recv(64):
+            pass
+        time.sleep(grace_s)
+        print(f"sea: the cleanup after SIGTERM was still running {grace_s:.0f} s later; stopped it here (an audit "
+              f"continues with `sea audit --resume RUN_ID`). Please report this with the stacks below:",
+              file=sys.stderr, flush=True)
+        faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+        os._exit(128 + signal.SIGTERM)
+
+    threading.Thread(target=watch, args=(sender,), name="sea-stop-watchdog", daemon=True).start()
+
+
+def command() -> int:
+    """The `sea` command: main() in a process of its own, so the stop watchdog may end it."""
+    stop_at_the_latest()
+    return main()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command())

@@ -2,7 +2,10 @@ import json
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -100,6 +103,45 @@ def test_questions_preview_shows_questions_variants_and_verdicts(vital_sample, e
     shown = int(re.search(r"\(para_id (\d+)\)", out).group(1))
     kept = int(re.search(r"^(\d+) of \d+ phrasings kept\.$", out, re.M).group(1))
     assert shown in generator.store and (kept > 0) != (f"(none of {RANDOM_TRIES} random paragraphs kept a question" in out)
+
+
+_STUCK_ON_SIGTERM = """
+import signal, sys, threading, time
+from flows import cli
+
+cli.stop_at_the_latest(grace_s=1)
+def stuck_cleanup():  # waits for ever, whatever a signal raises in it
+    while True:
+        try:
+            threading.Event().wait()
+        except BaseException:
+            pass
+if sys.argv[1] == "handler":  # as if Prefect's crash report, which runs first, never returned
+    signal.signal(signal.SIGTERM, lambda *_: stuck_cleanup())
+else:
+    signal.signal(signal.SIGTERM, cli._interrupt)
+try:
+    print("ready", flush=True)
+    time.sleep(60)
+finally:
+    stuck_cleanup()
+"""
+
+
+@pytest.mark.parametrize("where", ["handler", "cleanup"])
+def test_a_sigterm_whose_cleanup_hangs_still_stops_the_command_with_every_threads_stack(where):
+    command = subprocess.Popen([sys.executable, "-c", _STUCK_ON_SIGTERM, where], cwd=Path(__file__).resolve().parents[1],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert command.stdout.readline() == "ready\n"
+    command.send_signal(signal.SIGINT)  # not a stop the watchdog is for: Python's KeyboardInterrupt, then the hang
+    time.sleep(2)
+    assert command.poll() is None
+    command.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    stderr = command.communicate(timeout=30)[1]
+    assert command.returncode == 128 + signal.SIGTERM and 1 <= time.monotonic() - sent < 10, stderr
+    assert "still running 1 s later" in stderr and "sea audit --resume RUN_ID" in stderr
+    assert "in stuck_cleanup" in stderr  # the stack of the thread that hung
 
 
 def test_a_sigterm_escapes_code_that_catches_every_error():
