@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import mlflow
-from mlflow.entities import Param
+from filelock import FileLock
+from mlflow.entities import Experiment, Param
 from mlflow.tracking import MlflowClient
 
 from sea.audit.rundir import COMPARE_DIR, ArmDir, RunDir, flatten, slug
@@ -42,17 +43,33 @@ def tracking_uri(run: RunDir) -> str:
     return os.environ.get("MLFLOW_TRACKING_URI") or run.params.audit.mlflow_tracking_uri
 
 
+def open_experiment(uri: str, name: str) -> tuple[MlflowClient, Experiment]:
+    """The store at uri, made the current one, and its experiment `name`, described. MLflow creates and migrates a
+    SQLite store on first use with no lock of its own: audits that start together on a new mlflow.db fail, and
+    can leave it unusable ("table _alembic_tmp_experiments already exists" ever after). Here they open it one
+    at a time, holding a lock file beside the database."""
+    database = uri.removeprefix("sqlite:///").split("?")[0] if uri.startswith("sqlite:///") else ""
+    if database and database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+        one_at_a_time = FileLock(f"{database}.lock")
+    else:
+        one_at_a_time = nullcontext()
+    with one_at_a_time:
+        mlflow.set_tracking_uri(uri)
+        client = MlflowClient(uri)
+        experiment = mlflow.set_experiment(name)
+        for key, value in {**EXPERIMENT_TAGS, "mlflow.note.content": DESCRIPTION}.items():
+            if key not in experiment.tags:  # a description a user wrote stays
+                client.set_experiment_tag(experiment.experiment_id, key, value)
+    return client, experiment
+
+
 class AuditTracker:
     def __init__(self, run: RunDir):
         self.run = run
         self.uri = tracking_uri(run)
-        mlflow.set_tracking_uri(self.uri)
-        self.client = MlflowClient(self.uri)
-        experiment = mlflow.set_experiment(run.params.audit.mlflow_experiment)
+        self.client, experiment = open_experiment(self.uri, run.params.audit.mlflow_experiment)
         self.experiment_id = experiment.experiment_id
-        for key, value in {**EXPERIMENT_TAGS, "mlflow.note.content": DESCRIPTION}.items():
-            if key not in experiment.tags:  # a description a user wrote stays
-                self.client.set_experiment_tag(self.experiment_id, key, value)
         self._path = run.root / RECORD
         self.record = read_json(self._path) if self._path.is_file() else {}
         if self.record.get("uri") != self.uri:
