@@ -117,9 +117,10 @@ def _cli(args, env, **kwargs):
 
 
 def _assert_quiet(console: str, budget: int) -> None:
-    """No error-level line, no library progress bar, and each arm's bar ends at what it did."""
+    """No error-level or library INFO line, no library progress bar, and each arm's bar ends at what it did."""
     lines = [line for chunk in console.splitlines() for line in chunk.split("\r") if line.strip()]
-    assert not [line for line in lines if "ERROR" in line or "telemetry" in line.lower() or "Loading weights" in line], console
+    assert not [line for line in lines if "ERROR" in line or " INFO " in line or "telemetry" in line.lower()
+                or "Loading weights" in line], console
     for arm in ("sea", "random"):
         last = [line for line in lines if line.startswith(f"{arm} ·")][-1]
         done = re.search(r"(\d+)/(\d+) \[", last)
