@@ -1,6 +1,10 @@
 import numpy as np
+import pytest
+import yaml
 
+from flows.cli import main
 from sea.embeddings import Embedder, titled_text
+from sea.errors import SourceError
 from sea.kb.build import build_knowledge_base
 from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
 from sea.settings import EmbeddingSettings
@@ -103,3 +107,14 @@ def test_an_audit_makes_the_stores_it_reads_first_under_progress_bars(make_param
     shown = capsys.readouterr().err
     assert derived_path(params.paths.kb_dir, "definitions").is_file() and "definitions (made once)" in shown
     assert "paragraph store" not in shown
+
+
+def test_no_knowledge_base_is_one_line_that_says_how_to_build_it(make_params, tmp_path, capsys):
+    params = make_params()
+    with pytest.raises(SourceError, match=r"no knowledge base in .*kb_dir \(documents.parquet and paragraphs.parquet missing\); "
+                                          r"build it with `dvc repro`"):
+        ParagraphStore(params.paths.kb_dir)
+    paths = {name: str(value) for name, value in params.paths.model_dump().items()}
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump({"paths": paths}))
+    assert main(["--params", str(tmp_path / "params.yaml"), "questions", "preview", "--para-id", "1"]) == 2  # was a traceback
+    assert "sea: error: no knowledge base in" in capsys.readouterr().err

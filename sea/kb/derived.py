@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from sea.errors import SourceError
 from sea.files import replacing
 from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
 
@@ -18,6 +19,10 @@ def derived_path(kb_dir: Path, name: str) -> Path:
 
 def _source_key(kb_dir: Path, layout: int) -> str:
     files = [kb_dir / DOCUMENTS_FILE, kb_dir / PARAGRAPHS_FILE]
+    missing = [f.name for f in files if not f.is_file()]
+    if missing:
+        raise SourceError(f"no knowledge base in {kb_dir} ({' and '.join(missing)} missing); build it with `dvc repro` "
+                          f"(or `sea kb build`), or set paths.kb_dir to where one is")
     return json.dumps([layout, *([str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files)])
 
 
