@@ -132,13 +132,16 @@ finally:
 def test_a_sigterm_whose_cleanup_hangs_still_stops_the_command_with_every_threads_stack(where):
     command = subprocess.Popen([sys.executable, "-c", _STUCK_ON_SIGTERM, where], cwd=Path(__file__).resolve().parents[1],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert command.stdout.readline() == "ready\n"
-    command.send_signal(signal.SIGINT)  # not a stop the watchdog is for: Python's KeyboardInterrupt, then the hang
-    time.sleep(2)
-    assert command.poll() is None
-    command.send_signal(signal.SIGTERM)
-    sent = time.monotonic()
-    stderr = command.communicate(timeout=30)[1]
+    try:
+        assert command.stdout.readline() == "ready\n"
+        command.send_signal(signal.SIGINT)  # not a stop the watchdog is for: Python's KeyboardInterrupt, then the hang
+        time.sleep(2)
+        assert command.poll() is None
+        command.send_signal(signal.SIGTERM)
+        sent = time.monotonic()
+        stderr = command.communicate(timeout=30)[1]
+    finally:
+        command.kill()  # a watchdog that failed leaves it waiting for ever
     assert command.returncode == 128 + signal.SIGTERM and 1 <= time.monotonic() - sent < 10, stderr
     assert "still running 1 s later" in stderr and "sea audit --resume RUN_ID" in stderr
     assert "in stuck_cleanup" in stderr  # the stack of the thread that hung
