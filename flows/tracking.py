@@ -11,6 +11,8 @@ logged twice."""
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -43,6 +45,43 @@ def tracking_uri(run: RunDir) -> str:
     return os.environ.get("MLFLOW_TRACKING_URI") or run.params.audit.mlflow_tracking_uri
 
 
+@contextmanager
+def sigterm_deferred() -> Iterator[None]:
+    """A SIGTERM that arrives inside the block is acted on (its handler called) as the block ends. Handlers raise
+    (Prefect's TerminationSignal, the CLI's Interrupted), and one raised inside an MLflow write can leave a SQLite
+    connection holding the database's write lock: the runs' own end then waits on it (found by sending SIGTERM at
+    chosen points of a step; the CI hang of 2026-12-06). Main thread only: elsewhere no handler runs anyway."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: arrived.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if arrived and callable(previous):
+            previous(signal.SIGTERM, arrived[0])
+        elif arrived and previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGTERM)
+
+
+@contextmanager
+def _active(run_id: str, nested: bool = False) -> Iterator[str]:
+    """MLflow's active run for the block (FINISHED, or FAILED if the block raised), started and ended with SIGTERM
+    deferred."""
+    with sigterm_deferred():
+        mlflow.start_run(run_id=run_id, nested=nested)
+    status = "FAILED"
+    try:
+        yield run_id
+        status = "FINISHED"
+    finally:
+        with sigterm_deferred():
+            mlflow.end_run(status)
+
+
+@sigterm_deferred()
 def open_experiment(uri: str, name: str) -> tuple[MlflowClient, Experiment]:
     """The store at uri, made the current one, and its experiment `name`, described. MLflow creates and migrates a
     SQLite store on first use with no lock of its own: audits that start together on a new mlflow.db fail, and
@@ -89,6 +128,11 @@ class AuditTracker:
     @contextmanager
     def audit(self, schedule: str | None = None) -> Iterator[str]:
         """The parent run, created on first use with the run's params and data versions."""
+        with _active(self._parent(schedule)) as run_id:
+            yield run_id
+
+    @sigterm_deferred()
+    def _parent(self, schedule: str | None) -> str:
         run_id = self.record["parent"]
         if not self._live(run_id):
             testees = [t.model for t in self.run.params.testee_settings()]
@@ -97,10 +141,8 @@ class AuditTracker:
             run_id = self.client.create_run(self.experiment_id, run_name=self.run.run_id, tags=tags).info.run_id
             self.record.update(parent=run_id, children={})
             self._save()
-            with mlflow.start_run(run_id=run_id):
-                mlflow.log_params(self._params())
-        with mlflow.start_run(run_id=run_id):
-            yield run_id
+            self.client.log_batch(run_id, params=[Param(k, v) for k, v in self._params().items()])
+        return run_id
 
     def _params(self) -> dict[str, str]:
         params = flatten(self.run.params.model_dump(mode="json"))
@@ -111,6 +153,11 @@ class AuditTracker:
     @contextmanager
     def arm(self, arm: ArmDir) -> Iterator[str]:
         """The child run of one testee × arm, nested under the parent."""
+        with _active(self._child(arm), nested=True) as run_id:
+            yield run_id
+
+    @sigterm_deferred()
+    def _child(self, arm: ArmDir) -> str:
         label = f"{arm.testee}/{arm.arm}"
         child = self.record["children"].get(label)
         if not child or not self._live(child["id"]):
@@ -120,14 +167,14 @@ class AuditTracker:
             self.client.log_batch(run_id, params=[Param(k, v) for k, v in self._arm_params(arm).items()])
             child = self.record["children"][label] = {"id": run_id, "logged_steps": 0}
             self._save()
-        with mlflow.start_run(run_id=child["id"], nested=True):
-            yield child["id"]
+        return child["id"]
 
     def _arm_params(self, arm: ArmDir) -> dict[str, str]:
         settings = self.run.params.model_dump(mode="json")
         params = {"arm": arm.arm, "testee": arm.testee, **flatten(settings["budget"], "budget."), **flatten(settings["search"], "search.")}
         return {key: str(value)[:_MAX_PARAM_CHARS] for key, value in params.items()}
 
+    @sigterm_deferred()
     def log_steps(self, arm: ArmDir, metrics: list[dict]) -> None:
         """Per-step metrics not logged yet (numbers only: an unknown price is left out, not zero)."""
         child = self.record["children"][f"{arm.testee}/{arm.arm}"]
@@ -139,6 +186,7 @@ class AuditTracker:
             child["logged_steps"] = row["step"] + 1
             self._save()
 
+    @sigterm_deferred()
     def log_headline(self, summary: dict) -> None:
         """The final figures: per testee and arm on the parent run, and each child's ratio to random on it."""
         for row in summary["arms"]:
@@ -148,6 +196,7 @@ class AuditTracker:
             if child and row["error_rate_vs_random"] is not None:
                 self.client.log_metric(child["id"], "error_rate_vs_random", float(row["error_rate_vs_random"]))
 
+    @sigterm_deferred()
     def log_comparison(self, comparison: dict) -> None:
         """On the parent run: what changed since the previous audit of the testee, as metrics and a tag."""
         mlflow.set_tag("sea.compared_with", comparison["previous"])
@@ -159,6 +208,7 @@ class AuditTracker:
         self.log_files([self.run.root / COMPARE_DIR / f"{comparison['previous']}.json"], COMPARE_DIR)
 
     @staticmethod
+    @sigterm_deferred()
     def log_files(paths: list[Path], artifact_path: str | None = None) -> None:
         for path in paths:
             if path.is_file():
@@ -170,6 +220,6 @@ def log_to_audit(run: RunDir, metrics: dict[str, float | None], files: list[Path
     """Metrics (numbers only: None is left out) and files on the audit's parent run, as `sea findings`
     and `sea retest` leave them."""
     tracker = AuditTracker(run)
-    with tracker.audit():
+    with tracker.audit(), sigterm_deferred():
         mlflow.log_metrics({key: float(value) for key, value in metrics.items() if value is not None})
         tracker.log_files(files, artifact_path)

@@ -1,12 +1,18 @@
-"""flows/tracking.py: audits that start together on a new MLflow store."""
+"""flows/tracking.py: audits that start together on a new MLflow store; a SIGTERM during a write."""
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from mlflow.store.tracking.sqlalchemy_store import SqlAlchemyStore
 from mlflow.tracking import MlflowClient
 
-from flows.tracking import DESCRIPTION
+from flows.cli import Interrupted, _interrupt
+from flows.tracking import DESCRIPTION, AuditTracker
+from sea.audit.rundir import open_run
 
 REPO = Path(__file__).resolve().parents[2]
 OPEN = "import sys; from flows.tracking import open_experiment; open_experiment(sys.argv[1], 'sea'); print('opened')"
@@ -20,3 +26,30 @@ def test_audits_that_start_together_on_a_new_store_all_open_it_and_leave_it_usab
     assert [start.returncode for start in starts] == [0] * 4, "\n".join(outputs)  # unlocked: alembic errors in most
     experiments = [e for e in MlflowClient(uri).search_experiments() if e.name == "sea"]
     assert len(experiments) == 1 and experiments[0].tags["mlflow.note.content"] == DESCRIPTION
+
+
+def test_a_sigterm_during_an_mlflow_write_is_acted_on_once_the_write_is_done(make_params, tmp_path, monkeypatch):
+    """A handler's exception inside an MLflow write can leave SQLite's write lock held, and the runs' end waits on it."""
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    run = open_run(tmp_path / "runs", "t", make_params(audit={"mlflow_tracking_uri": uri}))
+    arm = run.arms()[0]
+    tracker = AuditTracker(run)
+    log_batch = SqlAlchemyStore.log_batch
+
+    def interrupted_midway(self, run_id, metrics, params, tags):
+        if metrics:
+            os.kill(os.getpid(), signal.SIGTERM)  # its handler runs at the next line: in the write, unless deferred
+        return log_batch(self, run_id, metrics, params, tags)
+
+    monkeypatch.setattr(SqlAlchemyStore, "log_batch", interrupted_midway)
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with pytest.raises(Interrupted), tracker.audit(), tracker.arm(arm):
+            tracker.log_steps(arm, [{"step": 0, "cumulative_questions": 10, "cumulative_error_rate": 0.5}])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    logged = MlflowClient(uri).get_run(tracker.record["children"][f"{arm.testee}/{arm.arm}"]["id"])
+    assert logged.data.metrics == {"cumulative_questions": 10.0, "cumulative_error_rate": 0.5,
+                                   "by_questions/cumulative_error_rate": 0.5}
+    assert logged.info.status == "FAILED"  # and ended, as the signal left the block
