@@ -50,7 +50,7 @@ def sigterm_deferred() -> Iterator[None]:
     """A SIGTERM that arrives inside the block is acted on (its handler called) as the block ends. Handlers raise
     (Prefect's TerminationSignal, the CLI's Interrupted), and one raised inside an MLflow write can leave a SQLite
     connection holding the database's write lock: the runs' own end then waits on it (found by sending SIGTERM at
-    chosen points of a step; the CI hang of 2026-12-06). Main thread only: elsewhere no handler runs anyway."""
+    chosen points of a step). Main thread only: elsewhere no handler runs anyway."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
