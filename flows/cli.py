@@ -426,10 +426,16 @@ def interruption_behind(error: BaseException) -> BaseException | None:
     return None
 
 
+SIGNAL_CRASH = "aborted by a termination signal"  # Prefect's state message for a run a signal stopped
+
+
 def _no_report_of_an_interruption(record: logging.LogRecord) -> bool:
-    """Drops Prefect's report of a flow run's error (with its traceback) when a signal is behind the error: the CLI
-    says the run was stopped and how to resume it."""
-    return not (record.exc_info and interruption_behind(record.exc_info[1]))
+    """Drops Prefect's report of a flow run's error (with its traceback) when a signal is behind the error, and its
+    "Crash detected!" lines for a run a signal stopped: the CLI says the run was stopped and how to resume it, and
+    the run's state in Prefect still says it crashed, and why."""
+    if record.exc_info and interruption_behind(record.exc_info[1]):
+        return False
+    return not (record.levelno >= logging.ERROR and SIGNAL_CRASH in record.getMessage())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -437,8 +443,9 @@ def main(argv: list[str] | None = None) -> int:
     # While a flow runs, Prefect's own SIGTERM handler records the crash and then passes the signal
     # on to this one, so the process unwinds (and stops the Prefect server it started) instead of dying.
     signal.signal(signal.SIGTERM, _interrupt)
-    flow_runs = logging.getLogger("prefect.flow_runs")
-    flow_runs.addFilter(_no_report_of_an_interruption)
+    run_loggers = [logging.getLogger("prefect.flow_runs"), logging.getLogger("prefect.task_runs")]
+    for run_logger in run_loggers:
+        run_logger.addFilter(_no_report_of_an_interruption)
     try:
         args.run(args)
     except SeaError as error:
@@ -451,7 +458,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sea: stopped by {interruption or 'Ctrl-C'}", file=sys.stderr)
         return 128 + (signal.SIGTERM if isinstance(interruption, Interrupted) else signal.SIGINT)
     finally:
-        flow_runs.removeFilter(_no_report_of_an_interruption)
+        for run_logger in run_loggers:
+            run_logger.removeFilter(_no_report_of_an_interruption)
     return 0
 
 

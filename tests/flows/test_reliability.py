@@ -239,6 +239,7 @@ def test_sigterm_stops_within_seconds_and_the_run_resumes(finished):
         warnings.warn(f"the stop hung and the watchdog ended it; where:\n{output}")
     else:
         assert "Traceback" not in output and "sea audit --resume termed" in output
+        assert "Crash detected" not in output and "Crashed" not in output  # the stop is said once, by sea
     resumed = sea(["--params", params_path, "--quiet", "audit", "--resume", "termed"], env)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert _step_files(RunDir(run.root.parent / "termed")) == before
