@@ -5,6 +5,7 @@
     runs/<run_id>/<testee>/<arm>/state.json    the search state after the last complete step
     runs/<run_id>/<testee>/<arm>/steps/0003/   batch.json, evaluation.json, updated.json,
                                                questions/answers/paragraphs.parquet, metrics.json
+    runs/<run_id>/<testee>/<arm>.sent-calls.jsonl   calls sent to a paid testee (sea.llm.ledger.SentCalls)
 
 A step's files are written in order and state.json last, so state.json names the last complete
 step and anything newer is the interrupted step's partial work, redone on resume."""
@@ -82,6 +83,12 @@ class ArmDir:
     @property
     def state_path(self) -> Path:
         return self.root / "state.json"
+
+    @property
+    def sent_calls_path(self) -> Path:
+        """The arm's record of calls sent to a paid testee (sea.llm.ledger.SentCalls): beside the arm's
+        folder, so it outlives the arm's deletion to be redone."""
+        return self.root.parent / f"{self.arm}.sent-calls.jsonl"
 
     def step_dir(self, step: int) -> Path:
         return self.root / "steps" / f"{step:04d}"

@@ -14,7 +14,7 @@ from sea.audit.metrics import step_metrics
 from sea.audit.rundir import ArmDir
 from sea.audit.step_store import Evaluation, StepStore
 from sea.audit.workspace import Workspace
-from sea.llm.ledger import Budget, Reservation
+from sea.llm.ledger import Budget, Reservation, SentCalls
 from sea.llm.meter import Meter
 from sea.llm.types import Message
 from sea.questions.grading import answers_table, ask, askable
@@ -54,9 +54,12 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
     store = StepStore(arm, step)
     state, batch = store.state(), store.batch()
     questions = {p: askable(ws.bank.questions(p)) for p in batch.para_ids}
-    limits = ws.params.budget
-    budget = Budget(limits.testee_calls, limits.tokens, limits.dollars, spent=Reservation(**state.spent))
-    testee = ws.testee(arm.testee)
+    limits, testee = ws.params.budget, ws.testee(arm.testee)
+    spent, sent = Reservation(**state.spent), None
+    if testee.provider.remote:  # what this step's cut runs may have had billed is spent too
+        sent = SentCalls(arm.sent_calls_path, step)
+        spent += sent.left_open(from_step=step)
+    budget = Budget(limits.testee_calls, limits.tokens, limits.dollars, spent=spent, sent=sent)
 
     def ask_all(asked: list[Question]) -> tuple[list[dict], bool]:
         return testee.run(ask(testee, asked, [closed_book_prompt(ws, q) for q in asked], budget))

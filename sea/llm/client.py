@@ -27,6 +27,8 @@ _TEMPLATE_TOKENS_PER_CALL = 16
 
 class Provider(Protocol):
     endpoint: str
+    remote: bool  # a server that may process, and bill, a request whose reply never came back
+
 
     async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply: ...
 
@@ -96,13 +98,12 @@ class ModelClient:
                               self._cost(reply.input_tokens, reply.output_tokens))
             else:
                 try:
-                    reply = await self._call_with_retries(messages, decoding, budget, reservation, worst)
+                    reply = await self._call_with_retries(messages, decoding, budget, reservation, worst, key)
                 except CallFailed as failed:
                     self.ledger.record_failure(self.role, self.settings.model)
                     self._count_failure(failed.failure.reason)
                     raise
                 self._failures_in_a_row = 0
-                self.cache.put(key, self.settings.model, reply)
         cost = self._cost(reply.input_tokens, reply.output_tokens)
         self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens, cost, cached)
         meter.record(self.role, reply.input_tokens, reply.output_tokens, cost)
@@ -119,10 +120,11 @@ class ModelClient:
                 f"are right (`sea models check {self.settings.model}`), then resume the run")
 
     async def _call_with_retries(self, messages: list[Message], decoding: Decoding, budget: Budget,
-                                 reservation: Reservation | None, worst: tuple[int, float | None]) -> ProviderReply:
+                                 reservation: Reservation | None, worst: tuple[int, float | None], key: str) -> ProviderReply:
         """Runs inside an in-flight slot; backing off keeps the slot, easing load on a struggling
         server. A connection refused before the endpoint has ever answered is not retried: the
-        endpoint is down or misconfigured, and the run should say so at once."""
+        endpoint is down or misconfigured, and the run should say so at once. A reply is cached
+        before its attempt is closed in the budget's record of sent calls (Budget.sending)."""
         settings = self.settings
         in_flight = False  # the request of the current attempt may be at the server
         try:
@@ -130,6 +132,7 @@ class ModelClient:
                 if reservation is None:
                     reservation = await budget.reserve(*worst)  # the retry of an attempt that was paid for
                 await self.limiter.pace(worst[0])
+                ticket = budget.sending(reservation)
                 in_flight = True
                 try:
                     reply = await self.provider.complete(messages, decoding)
@@ -138,6 +141,8 @@ class ModelClient:
                     if error.billable:
                         budget.settle_worst_case(reservation)
                         reservation = None
+                    else:
+                        budget.close(ticket)
                     if not error.unreachable:
                         self._reached = True
                     if (not error.retryable or attempt == settings.max_attempts
@@ -147,6 +152,8 @@ class ModelClient:
                     log.warning("%s attempt %d failed (%s); retrying in %.2f s", settings.model, attempt, error.reason, delay)
                     await asyncio.sleep(delay)
                 else:
+                    self.cache.put(key, settings.model, reply)
+                    budget.close(ticket)
                     budget.settle(reservation, reply.input_tokens + reply.output_tokens,
                                   self._cost(reply.input_tokens, reply.output_tokens))
                     return reply

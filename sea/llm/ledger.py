@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import asdict, dataclass
+import json
+import os
+import uuid
+from dataclasses import asdict, dataclass, replace
 from importlib import resources
+from pathlib import Path
 
 import yaml
 
@@ -60,6 +64,55 @@ class Reservation:
     tokens: int
     dollars: float
 
+    def __add__(self, other: Reservation) -> Reservation:
+        return Reservation(self.calls + other.calls, self.tokens + other.tokens, self.dollars + other.dollars)
+
+
+class SentCalls:
+    """A write-ahead record, on disk, of the attempts sent to a server that may bill them, by step.
+    Each attempt is written before it is sent and closed once its reply is in the response cache (a
+    resumed run is answered from there, and charged again) or it surely never reached the server.
+    An attempt left open — timed out, answered with nothing usable, or cut by a signal or a lost
+    process — may have been billed. A step's state, once committed, counts what its attempts cost;
+    a step redone after an interruption starts from the committed state plus the worst case of
+    the attempts its cut run left open, so the calls the server saw stay within the budget. Each
+    entry is one appended line, whole after a killed process; a machine lost mid-write can cut
+    the last one, which is then not counted."""
+
+    def __init__(self, path: Path, step: int):
+        self.path, self.step = path, step
+
+    def _append(self, entry: dict) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, (json.dumps(entry) + "\n").encode())
+        finally:
+            os.close(fd)
+
+    def opened(self, reservation: Reservation) -> str:
+        ticket = uuid.uuid4().hex
+        self._append({"sent": ticket, "step": self.step, **asdict(reservation)})
+        return ticket
+
+    def closed(self, ticket: str) -> None:
+        self._append({"closed": ticket})
+
+    def left_open(self, from_step: int) -> Reservation:
+        """The worst case of the attempts left open in steps from `from_step` on."""
+        sent, closed = {}, set()
+        if self.path.is_file():
+            for line in self.path.read_text(encoding="utf-8").splitlines():
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # the line a lost machine cut
+                if "closed" in entry:
+                    closed.add(entry["closed"])
+                elif entry["step"] >= from_step:
+                    sent[entry["sent"]] = Reservation(entry["calls"], entry["tokens"], entry["dollars"])
+        return sum((reservation for ticket, reservation in sent.items() if ticket not in closed), Reservation(0, 0, 0.0))
+
 
 class Budget:
     """A hard limit in calls, tokens and/or dollars. Every call reserves its worst case before it
@@ -71,9 +124,10 @@ class Budget:
     audit did, so a resumed run stops exactly where an uninterrupted one would."""
 
     def __init__(self, calls: int | None = None, tokens: int | None = None, dollars: float | None = None,
-                 spent: Reservation | None = None):
+                 spent: Reservation | None = None, sent: SentCalls | None = None):
         self.limits = {"calls": calls, "tokens": tokens, "dollars": dollars}  # None: not limited
-        self.spent = spent or Reservation(0, 0, 0.0)  # a resumed audit continues from what it had spent
+        self.spent = replace(spent) if spent else Reservation(0, 0, 0.0)  # a resumed audit continues from what it had spent
+        self.sent = sent  # None: nothing is billed (a simulated or local model)
         self.reserved = Reservation(0, 0, 0.0)
         self.exhausted: str | None = None  # why, once a call could not be covered
         self._turn = asyncio.Lock()  # FIFO: the first in line is served first
@@ -103,8 +157,7 @@ class Budget:
         raise BudgetExhausted(self.exhausted)
 
     def _committed(self) -> Reservation:
-        return Reservation(self.spent.calls + self.reserved.calls, self.spent.tokens + self.reserved.tokens,
-                           self.spent.dollars + self.reserved.dollars)
+        return self.spent + self.reserved
 
     @property
     def calls_left(self) -> int | None:
@@ -123,6 +176,15 @@ class Budget:
     def settle_worst_case(self, reservation: Reservation) -> None:
         """A call that may have been processed and billed without a reply we could read."""
         self.settle(reservation, reservation.tokens, reservation.dollars)
+
+    def sending(self, reservation: Reservation) -> str | None:
+        """Record an attempt about to be sent; its ticket closes it (None when nothing is billed)."""
+        return self.sent.opened(reservation) if self.sent else None
+
+    def close(self, ticket: str | None) -> None:
+        """The attempt's reply is in the response cache, or the attempt never reached the server."""
+        if ticket is not None:
+            self.sent.closed(ticket)
 
     def release(self, reservation: Reservation) -> None:
         """A call that never reached the server costs nothing."""

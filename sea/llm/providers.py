@@ -57,6 +57,7 @@ class _SdkProvider:
     """An official SDK client with its own retries off, pointed at the configured endpoint."""
 
     client_class: type
+    remote = True
 
     def __init__(self, settings: ModelSettings):
         self.settings = settings

@@ -111,6 +111,7 @@ def expected_error(profile: SimulatedProfile, planted: dict[int, int], category:
 
 class SimulatedTestee:
     endpoint = "simulated"
+    remote = False
 
     def __init__(self, name: str, profile: SimulatedProfile, params: Params, embedder: Embedder):
         self.name = name

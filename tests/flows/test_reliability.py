@@ -21,6 +21,7 @@ import pytest
 from flows.server import free_port
 from sea.audit import rundir
 from sea.audit.rundir import RunDir
+from sea.llm.fake_server import FakeLLMServer
 from tests.flows.conftest import cli_audit_params, subprocess_env, write_params
 
 REPO = Path(__file__).resolve().parents[2]
@@ -120,6 +121,28 @@ def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(pr
     assert all(not arm.load_state().finished and arm.load_state().spent["calls"] == 0 for arm in run.arms())
     committed = [arm.step_dir(step) / rundir.ANSWERS for arm in run.arms() for step in range(arm.load_state().step)]
     assert sum(len(pd.read_parquet(answers)) for answers in committed) < 10
+
+
+def test_a_paid_run_killed_with_calls_in_flight_and_resumed_stays_within_its_budget(prefect_server, mlflow_uri, params_path):
+    env = subprocess_env(prefect_server, mlflow_uri)
+    with FakeLLMServer(latency_s=0.3) as server:
+        args = ["--params", params_path, "--quiet", "audit", "--run-id", "paid", "--set", "models.testee.model=openai-compatible:x",
+                "--set", f"models.testee.base_url={server.base_url}/v1", "--set", "models.testee.max_in_flight=8",
+                "--set", "search.arms=[sea]"]  # one arm: another would be answered from its cache, and hide an overshoot
+        victim = subprocess.Popen([sys.executable, "-m", "flows.cli", *args], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 300
+        while server.state.requests < 30 and victim.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        victim.kill()  # with calls in flight: the server does them, and would bill them
+        output = victim.communicate()[0]
+        assert victim.returncode == -signal.SIGKILL, output
+        resumed = sea(["--params", params_path, "--quiet", "audit", "--resume", "paid"], env)
+        assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    arms = RunDir(Path(params_path).parent / "runs" / "paid").arms()
+    charged = sum(arm.load_state().spent["calls"] for arm in arms)
+    assert len(arms) == 1 and arms[0].load_state().finished and charged <= 72
+    assert server.state.requests <= charged  # the calls cut in flight are charged, though asked again
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """The real openai and anthropic SDKs against a fake server on 127.0.0.1, with injected faults."""
 
+import asyncio
 import logging
 import time
 
@@ -10,7 +11,7 @@ from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
 from sea.llm.client import CallFailed, ModelClient, input_token_bound
 from sea.llm.fake_server import FakeLLMServer
-from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices
+from sea.llm.ledger import Budget, Ledger, PriceTable, SentCalls, default_prices
 from sea.llm.providers import AnthropicMessages, OpenAIChat
 from sea.llm.types import BudgetExhausted, CallFailure, Completion, EndpointFailing
 from sea.settings import ModelSettings
@@ -226,3 +227,32 @@ def test_a_reply_that_arrives_after_the_timeout_is_paid_for():
 def test_a_base_url_that_is_not_http_is_refused_by_the_settings(base_url):
     with pytest.raises(ValueError, match="is not an http\\(s\\) URL"):
         ModelSettings(model="openai-compatible:x", base_url=base_url)
+
+
+@pytest.mark.reliability
+def test_a_step_redone_after_a_cut_run_is_charged_what_the_server_may_have_billed(tmp_path):
+    record, cache = tmp_path / "sea.sent-calls.jsonl", ResponseCache(tmp_path / "responses.sqlite")
+    with FakeLLMServer(script=["late"] * 3, hang_s=0.8, latency_s=0.2) as server:
+        client = make_client(server, cache=cache, max_in_flight=4, timeout_s=0.4)
+
+        async def cut_run():  # 3 attempts time out, and the process stops with calls in flight
+            budget = Budget(calls=40, sent=SentCalls(record, 5))
+            with pytest.raises(TimeoutError):
+                async with asyncio.timeout(1.0):
+                    await client.complete_many([question(i) for i in range(12)], budget=budget)
+            return budget
+
+        cut = client.run(cut_run())
+        time.sleep(0.9)  # the server finishes what the client gave up on
+        sent_before = server.state.requests
+        left_open = SentCalls(record, 5).left_open(from_step=5)
+        cached = sum('"closed"' in line for line in record.read_text().splitlines())
+        assert left_open.calls >= 4 and cached >= 1  # the 3 timed out and at least one cut in flight; some answered
+        assert cut.spent.calls == left_open.calls + cached  # what the cut run had counted, lost with it but for the record
+
+        redo = Budget(calls=40, spent=left_open, sent=SentCalls(record, 5))  # as sea.audit.steps.evaluate starts it
+        results, _ = client.run(client.complete_many([question(i) for i in range(12)], budget=redo))
+    assert all(isinstance(r, Completion) for r in results)
+    assert server.state.requests - sent_before == 12 - cached  # the cached replies are not asked again...
+    assert redo.spent.calls == left_open.calls + 12 >= server.state.requests  # ...and what the server saw is charged
+    assert SentCalls(record, 5).left_open(from_step=5) == left_open  # the redo closed every attempt it sent

@@ -2,7 +2,7 @@ import asyncio
 
 import pytest
 
-from sea.llm.ledger import Budget, Ledger, PriceTable, Reservation, default_prices
+from sea.llm.ledger import Budget, Ledger, PriceTable, Reservation, SentCalls, default_prices
 from sea.llm.types import BudgetExhausted
 
 
@@ -67,3 +67,16 @@ def test_a_budget_resumed_with_what_was_spent_allows_only_the_rest():
 
     budget = asyncio.run(scenario())
     assert budget.spent.calls == 3 and budget.calls_left == 0
+
+
+def test_sent_calls_left_open_are_those_neither_cached_nor_unsent_from_the_step_on(tmp_path):
+    steps = {3: SentCalls(tmp_path / "sea.sent-calls.jsonl", 3), 4: SentCalls(tmp_path / "sea.sent-calls.jsonl", 4)}
+    tickets = [steps[3].opened(Reservation(1, 100, 0.5)), steps[4].opened(Reservation(1, 40, 0.25)),
+               steps[4].opened(Reservation(1, 60, 0.125)), steps[4].opened(Reservation(1, 7, 0.0))]
+    steps[4].closed(tickets[3])
+    assert steps[4].left_open(from_step=4) == Reservation(2, 100, 0.375)  # step 3's attempt is in its committed state
+    assert steps[4].left_open(from_step=0) == Reservation(3, 200, 0.875)  # the arm redone from the start
+    with (tmp_path / "sea.sent-calls.jsonl").open("a") as record:
+        record.write('{"closed": "' + tickets[1][:5])  # a line a lost machine cut: not counted
+    assert steps[4].left_open(from_step=4) == Reservation(2, 100, 0.375)
+    assert SentCalls(tmp_path / "none.jsonl", 0).left_open(from_step=0) == Reservation(0, 0, 0.0)
