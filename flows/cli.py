@@ -426,7 +426,8 @@ def interruption_behind(error: BaseException) -> BaseException | None:
     return None
 
 
-SIGNAL_CRASH = "aborted by a termination signal"  # Prefect's state message for a run a signal stopped
+# Prefect's state messages for a run SIGTERM or Ctrl-C stopped
+SIGNAL_CRASHES = ("Execution was aborted by a termination signal.", "Execution was aborted by an interrupt signal.")
 
 
 def _no_report_of_an_interruption(record: logging.LogRecord) -> bool:
@@ -435,7 +436,7 @@ def _no_report_of_an_interruption(record: logging.LogRecord) -> bool:
     the run's state in Prefect still says it crashed, and why."""
     if record.exc_info and interruption_behind(record.exc_info[1]):
         return False
-    return not (record.levelno >= logging.ERROR and SIGNAL_CRASH in record.getMessage())
+    return not (record.levelno >= logging.ERROR and any(crash in record.getMessage() for crash in SIGNAL_CRASHES))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -455,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         interruption = interruption_behind(error)
         if interruption is None:
             raise
-        print(f"sea: stopped by {interruption or 'Ctrl-C'}", file=sys.stderr)
+        print(f"sea: stopped by {str(interruption) or 'Ctrl-C'}", file=sys.stderr)
         return 128 + (signal.SIGTERM if isinstance(interruption, Interrupted) else signal.SIGINT)
     finally:
         for run_logger in run_loggers:

@@ -43,7 +43,9 @@ def free_port() -> int:
 
 
 def _die_with_parent() -> None:
-    """In the child, before exec: the kernel sends SIGTERM when the parent dies, however it dies."""
+    """In the child, before exec: the kernel sends SIGTERM when the parent dies, however it dies. (The
+    server has a session of its own: a Ctrl-C in the terminal, or a signal to the whole process group,
+    must not stop it before the flow it serves has recorded how it ended.)"""
     if sys.platform == "linux":
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
@@ -69,7 +71,7 @@ def prefect_api(log_path: Path, start_timeout_s: float = 120) -> Iterator[str]:
     with open(log_path, "ab") as log:
         server = subprocess.Popen([sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
                                    "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+                                  stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent, start_new_session=True)
     try:
         deadline = time.monotonic() + start_timeout_s
         while not healthy(url):

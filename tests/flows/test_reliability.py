@@ -266,3 +266,30 @@ def test_sigterm_stops_within_seconds_and_the_run_resumes(finished):
     resumed = sea(["--params", params_path, "--quiet", "audit", "--resume", "termed"], env)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert _step_files(RunDir(run.root.parent / "termed")) == before
+
+
+def test_ctrl_c_in_a_terminal_stops_within_seconds_and_the_run_resumes(finished, tmp_path):
+    """Ctrl-C signals the terminal's whole process group: the Prefect server the command started must outlive
+    the flow's report of how it ended (it once went first, and the report retried against a dead server for a minute)."""
+    params_path, run, env, before = finished
+    env = {k: v for k, v in env.items() if k != "PREFECT_API_URL"} | {"PREFECT_HOME": str(tmp_path / "prefect-home")}
+    victim = subprocess.Popen([sys.executable, "-m", "flows.cli", "--params", params_path, "--quiet", "audit", "--run-id", "ctrl-c"],
+                              cwd=REPO, env={**env, "PYTHONFAULTHANDLER": "1"}, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, start_new_session=True)  # a terminal's job
+    started_step = run.root.parent / "ctrl-c" / "simulated-probe" / "sea" / "steps" / "0001" / rundir.BATCH
+    deadline = time.monotonic() + 300
+    while not started_step.is_file() and victim.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(victim.pid, signal.SIGINT)
+    sent = time.monotonic()
+    try:
+        output = victim.communicate(timeout=60)[0]
+    except subprocess.TimeoutExpired:
+        os.killpg(victim.pid, signal.SIGKILL)
+        pytest.fail("Ctrl-C did not stop the audit within 60 s:\n" + victim.communicate(timeout=60)[0])
+    assert time.monotonic() - sent < 15 and victim.returncode == 128 + signal.SIGINT, output
+    assert "sea: stopped by Ctrl-C" in output and "sea audit --resume ctrl-c" in output
+    assert "Traceback" not in output and "Crash" not in output and "ERROR" not in output, output
+    resumed = sea(["--params", params_path, "--quiet", "audit", "--resume", "ctrl-c"], env)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert _step_files(RunDir(run.root.parent / "ctrl-c")) == before
