@@ -69,8 +69,9 @@ def plan_shards(dump: str, index: str, streams_per_shard: int) -> tuple[int, lis
     offsets = stream_offsets(index)
     size = _size(dump)
     if offsets[-1] >= size:
-        raise SourceError(f"{index}: names offset {offsets[-1]}, beyond the end of {dump} ({size} bytes): the index "
-                          "belongs to another dump; download the index published with this one")
+        raise SourceError(f"{index}: names offset {offsets[-1]}, beyond the end of {dump} ({size} bytes): the dump is "
+                          "cut short (an interrupted download) or the index belongs to another dump; compare the dump's "
+                          "size and checksum with those published, and download the dump or its index again")
     starts = offsets[::streams_per_shard]
     ends = [*starts[1:], size]
     return offsets[0], [Shard(n, start, end) for n, (start, end) in enumerate(zip(starts, ends, strict=True))]
@@ -82,13 +83,26 @@ def _read(dump: str, start: int, end: int) -> bytes:
         return file.read(end - start)
 
 
+def _every_stream(raw: bytes) -> bytes:
+    """All the bz2 streams in raw, one after another. Not bz2.decompress: it drops, without a word,
+    whatever follows a stream that is not a valid stream (a corrupt stream, and every one after it)."""
+    parts = []
+    while raw:
+        stream = bz2.BZ2Decompressor()
+        parts.append(stream.decompress(raw))
+        if not stream.eof:
+            raise EOFError("the last stream is cut short")
+        raw = stream.unused_data
+    return b"".join(parts)
+
+
 def _decompress(dump: str, start: int, end: int) -> bytes:
     raw = _read(dump, start, end)
     if not raw.startswith(b"BZh"):
         raise SourceError(f"{dump}: no bz2 stream starts at byte {start}: its index does not match it (another "
                           "dump's index, or a dump that is not multistream); give the index published with this dump")
     try:
-        return bz2.decompress(raw)  # all the shard's streams, one after another
+        return _every_stream(raw)
     except (OSError, ValueError, EOFError) as error:
         raise SourceError(f"{dump}: bytes {start}-{end} do not decompress ({error}): the dump is corrupt or its index does "
                           "not match it; download both again and compare their checksums") from None

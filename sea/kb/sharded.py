@@ -2,8 +2,9 @@
 own (by any worker) into part files, then merged in dump order into the same tables the
 streaming build writes. Ids and rows do not depend on how many workers converted the shards.
 
-Part files live under the cache directory, keyed by the dump and the settings that shape rows,
-so a re-run (a killed build, a new `dvc repro`) converts only the shards not finished before."""
+Part files live under the cache directory, keyed by the dump, its index, the settings that shape
+rows and the code that converts them, so a re-run (a killed build, a new `dvc repro`) converts
+only the shards not finished before, and a changed input or conversion converts them all again."""
 
 from __future__ import annotations
 
@@ -48,13 +49,22 @@ def require_index(params: Params) -> None:
                           "-multistream-index.txt.bz2 published beside the dump, or set kb.multistream_index")
 
 
-def parts_dir(params: Params) -> Path:
-    """Where this dump's shards go: one folder per dump and row-shaping settings."""
-    kb, dump = params.kb, str(params.kb.input)
-    fs, path = fsspec.core.url_to_fs(dump)
+def _identity(url: str) -> list:
+    fs, path = fsspec.core.url_to_fs(url)
     info = fs.info(path)
-    key = json.dumps([dump, info.get("size"), str(info.get("mtime", "")), kb.min_paragraph_chars, kb.max_paragraph_chars,
-                      kb.streams_per_shard, params.embedding.model], sort_keys=True)
+    return [url, info.get("size"), str(info.get("mtime", ""))]
+
+
+# What turns a shard into rows: sea/kb and the categories (assigned by embedding similarity).
+_CONVERSION_CODE = (*sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parents[1] / "categories.py")
+
+
+def parts_dir(params: Params) -> Path:
+    """Where this dump's shards go: one folder per dump, index, row-shaping settings and conversion code."""
+    kb = params.kb
+    code = hashlib.blake2b(b"".join(path.read_bytes() for path in _CONVERSION_CODE), digest_size=8).hexdigest()
+    key = json.dumps([_identity(str(kb.input)), _identity(index_of(params)), kb.min_paragraph_chars,
+                      kb.max_paragraph_chars, kb.streams_per_shard, params.embedding.model, code], sort_keys=True)
     return params.paths.cache_dir / "kb-shards" / hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
 
 
@@ -79,8 +89,8 @@ def build_shard(params: Params, shard: Shard, header: bytes, folder: Path) -> di
     """Convert one shard into its part files (the .json last: it marks the shard done); a shard
     already done is not converted again. Returns what the .json holds."""
     documents_part, paragraphs_part, done = _part(folder, shard)
-    if done.is_file():
-        return read_json(done)
+    if done.is_file() and (record := read_json(done))["shard"] == asdict(shard):
+        return record
     skips, notes = SkipCounts(), SourceNotes()
     documents = list(usable_documents(shard_documents(str(params.kb.input), shard, header, skips, notes), params, skips))
     rows = rows_of(documents, _categorizer(params.embedding).assign(documents), params.kb.source)

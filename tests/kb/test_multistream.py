@@ -2,6 +2,7 @@
 against the streaming build of the same pages."""
 
 import bz2
+import json
 import time
 
 import numpy as np
@@ -13,8 +14,8 @@ from flows.kb_build import build_sharded
 from sea.embeddings import embed_documents, load_document_vectors
 from sea.errors import ParamsError, SourceError
 from sea.kb.build import build_knowledge_base
-from sea.kb.multistream import plan_shards, write_multistream
-from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
+from sea.kb.multistream import plan_shards, read_header, shard_documents, stream_offsets, write_multistream
+from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE, SkipCounts, SourceNotes
 
 pytestmark = pytest.mark.slow
 
@@ -106,6 +107,34 @@ def test_in_process_sharded_build_equals_it_too_and_reuses_finished_shards(multi
     assert len(parts) == 11 and [p.stat().st_mtime_ns for p in parts] == stamps
 
 
+def test_shards_converted_under_another_index_or_conversion_code_are_not_reused(multistream, tmp_path, monkeypatch):
+    import os
+
+    from sea.kb import sharded
+
+    dump, index = multistream
+    params = sharded_params(tmp_path, dump, runner="local")
+    before = sharded.parts_dir(params)
+    copy = tmp_path / "index-copy.txt.bz2"
+    copy.write_bytes(index.read_bytes())
+    os.utime(copy, ns=(0, 0))
+    assert sharded.parts_dir(params.model_copy(update={"kb": params.kb.model_copy(update={"multistream_index": str(copy)})})) != before
+    edited = tmp_path / "sections.py"
+    edited.write_text("NON_PROSE_SECTIONS = {'history'}\n")
+    monkeypatch.setattr(sharded, "_CONVERSION_CODE", (*sharded._CONVERSION_CODE, edited))
+    assert sharded.parts_dir(params) != before
+    monkeypatch.undo()
+    assert sharded.parts_dir(params) == before
+
+    header_end, shards = plan_shards(str(dump), str(index), streams_per_shard=4)
+    header = read_header(str(dump), header_end)
+    folder = tmp_path / "parts"
+    first = sharded.build_shard(params, shards[0], header, folder)
+    record = folder / "shard-000001.json"
+    record.write_text(json.dumps({**first, "shard": {"number": 1, "start": 0, "end": 1}}))  # a record of another plan
+    assert sharded.build_shard(params, shards[1], header, folder)["shard"]["start"] == shards[1].start  # converted again
+
+
 def test_embeddings_part_by_part_on_dask_equal_the_single_process_ones(on_dask):
     params, _, _ = on_dask
     embed_sharded(params, progress=False)
@@ -132,6 +161,24 @@ def test_a_dump_without_its_index_or_with_another_dumps_index_is_refused(multist
     with pytest.raises(SourceError, match="does not match"):
         build_sharded(make_params(kb={"source": "wikipedia-dump", "input": dump, "multistream_index": str(wrong)}),
                       progress=False)
+
+
+def test_a_corrupt_stream_inside_a_shard_or_a_cut_dump_is_an_error_not_fewer_pages(multistream, tmp_path):
+    dump, index = multistream
+    offsets = stream_offsets(str(index))
+    corrupt = bytearray(dump.read_bytes())
+    middle = (offsets[1] + offsets[2]) // 2  # in the second stream of the first shard, of 4 streams
+    corrupt[middle] ^= 0xFF
+    damaged = tmp_path / dump.name
+    damaged.write_bytes(bytes(corrupt))
+    header_end, shards = plan_shards(str(damaged), str(index), streams_per_shard=4)
+    header = read_header(str(damaged), header_end)
+    assert list(shard_documents(str(dump), shards[0], header, SkipCounts(), SourceNotes()))  # the intact dump reads
+    with pytest.raises(SourceError, match=f"bytes {shards[0].start}-{shards[0].end} do not decompress"):
+        list(shard_documents(str(damaged), shards[0], header, SkipCounts(), SourceNotes()))
+    damaged.write_bytes(dump.read_bytes()[:offsets[-2]])
+    with pytest.raises(SourceError, match="cut short"):
+        plan_shards(str(damaged), str(index), streams_per_shard=4)
 
 
 def test_an_unreachable_scheduler_fails_fast_naming_the_setting(multistream, make_params):
