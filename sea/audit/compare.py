@@ -6,14 +6,19 @@ it again without asking any model."""
 
 from __future__ import annotations
 
+import logging
+
 from sea.audit.outputs import summarise
 from sea.audit.rundir import COMPARE_DIR, CONFIG_FILE, QUESTIONS, RunDir
 from sea.audit.steps import closed_book_prompt
+from sea.errors import SeaError
 from sea.audit.workspace import Workspace
 from sea.files import write_json, write_parquet
 from sea.questions.grading import answers_table, ask_once_each
 from sea.questions.model import Question, question_from_record
 from sea.search.loop import fit_to_budget, paragraph_error_rates
+
+log = logging.getLogger(__name__)
 
 FIXED, STILL_FAILING, NOT_ASKED = "fixed", "still failing", "not re-asked"  # a source's status; counted by key below
 _COUNT_KEYS = {FIXED: "fixed", STILL_FAILING: "still_failing", NOT_ASKED: "not_reasked"}
@@ -36,15 +41,20 @@ def found_sources(run: RunDir, testee: str) -> dict[int, list[Question]]:
 
 
 def previous_run(current: RunDir) -> RunDir | None:
-    """The latest run before `current` in the same runs directory that audited the same testee to the end."""
+    """The latest run before `current` in the same runs directory that audited the same testee to the end.
+    A damaged run is passed over with a warning: it must not fail the audit that has just finished."""
     testee = current.params.models.testee.model
     candidates = []
     for config in current.root.parent.glob(f"*/{CONFIG_FILE}"):
-        run = RunDir(config.parent)
-        if (run.root != current.root and run.params.models.testee.model == testee
-                and run.config["created"] < current.config["created"]
-                and all(arm.load_state().finished for arm in run.arms())):
-            candidates.append(run)
+        if config.parent == current.root:
+            continue
+        try:
+            run = RunDir(config.parent)
+            if (run.params.models.testee.model == testee and run.config["created"] < current.config["created"]
+                    and all(arm.load_state().finished for arm in run.arms())):
+                candidates.append(run)
+        except SeaError as error:
+            log.warning("not comparing with %s: %s", config.parent, error)
     return max(candidates, key=lambda run: run.config["created"], default=None)
 
 

@@ -150,7 +150,10 @@ class RunDir:
     def __init__(self, root: Path):
         self.root = root
         self.config = read_json(root / CONFIG_FILE)
-        recorded = self.config["params"]
+        recorded = self.config.get("params") if isinstance(self.config, dict) else None
+        if not isinstance(recorded, dict) or not {"created", "nonce"} <= set(self.config):
+            raise DamagedFile(root / CONFIG_FILE, "is not a run's configuration (no params, created or nonce)",
+                              f"restore it from a backup, or delete {root} and audit again")
         # The findings section is read from the current params after the audit (_RESUMABLE_CHANGES): a key a later
         # version dropped (findings.distance_threshold) must not make an older run unreadable.
         findings = {key: value for key, value in recorded.get("findings", {}).items() if key in FindingsSettings.model_fields}

@@ -71,3 +71,22 @@ def test_the_report_shows_what_changed(two_audits, tmp_path):
     result = compare_runs(before, after, calls=10_000)
     page = build_report(after, tmp_path / "after.html").read_text()
     assert "<h2>Since before</h2>" in page and f"<b>{result['counts']['fixed']} fixed</b>" in page
+
+
+def test_a_damaged_earlier_run_is_passed_over_with_a_warning_not_an_error(two_audits, caplog):
+    import json
+    import shutil
+
+    before, after = two_audits
+    runs = after.root.parent
+    for name, damage in {"truncated-state": lambda root: (root / "simulated-probe" / "sea" / "state.json").write_text('{"step": '),
+                         "config-without-params": lambda root: (root / "config.json").write_text(json.dumps({"created": "0"}))}.items():
+        shutil.copytree(before.root, runs / name)
+        damage(runs / name)
+    try:
+        assert previous_run(after).run_id == "before"
+    finally:
+        for name in ("truncated-state", "config-without-params"):
+            shutil.rmtree(runs / name)
+    warned = " ".join(record.getMessage() for record in caplog.records if record.levelname == "WARNING")
+    assert "truncated-state" in warned and "config-without-params" in warned and "is not a run's configuration" in warned
