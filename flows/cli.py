@@ -430,11 +430,19 @@ def interruption_behind(error: BaseException) -> BaseException | None:
 SIGNAL_CRASHES = ("Execution was aborted by a termination signal.", "Execution was aborted by an interrupt signal.")
 
 
-def _no_report_of_an_interruption(record: logging.LogRecord) -> bool:
-    """Drops Prefect's report of a flow run's error (with its traceback) when a signal is behind the error, and its
-    "Crash detected!" lines for a run a signal stopped: the CLI says the run was stopped and how to resume it, and
-    the run's state in Prefect still says it crashed, and why."""
-    if record.exc_info and interruption_behind(record.exc_info[1]):
+def _said_by_sea(error: BaseException) -> bool:
+    """An error the command reports itself, in one line: a signal, or a SeaError (with the fix)."""
+    cause = error
+    while cause is not None and not isinstance(cause, SeaError):
+        cause = cause.__cause__ or cause.__context__
+    return cause is not None or interruption_behind(error) is not None
+
+
+def _no_report_of_what_sea_says(record: logging.LogRecord) -> bool:
+    """Drops Prefect's report of a flow or task run's error (with its traceback) when the command says it itself
+    (how to resume a stopped run, or what to fix), and its "Crash detected!" lines for a run a signal stopped: the
+    run's state in Prefect still says it failed or crashed, and why."""
+    if record.exc_info and _said_by_sea(record.exc_info[1]):
         return False
     return not (record.levelno >= logging.ERROR and any(crash in record.getMessage() for crash in SIGNAL_CRASHES))
 
@@ -446,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     run_loggers = [logging.getLogger("prefect.flow_runs"), logging.getLogger("prefect.task_runs")]
     for run_logger in run_loggers:
-        run_logger.addFilter(_no_report_of_an_interruption)
+        run_logger.addFilter(_no_report_of_what_sea_says)
     try:
         args.run(args)
     except SeaError as error:
@@ -460,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + (signal.SIGTERM if isinstance(interruption, Interrupted) else signal.SIGINT)
     finally:
         for run_logger in run_loggers:
-            run_logger.removeFilter(_no_report_of_an_interruption)
+            run_logger.removeFilter(_no_report_of_what_sea_says)
     return 0
 
 

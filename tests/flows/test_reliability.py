@@ -113,6 +113,7 @@ def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(pr
     assert done.returncode == 2, done.stdout + done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("sea: error: openai-compatible:x at " + url + ": the last 10 calls all failed")
+    assert "Traceback" not in done.stdout + done.stderr  # said once, by sea: not first in Prefect's report
     assert "sea audit --resume dead" in done.stderr
     assert time.monotonic() - started < 120  # it used to run for as long as it was let
     run = RunDir(Path(params_path).parent / "runs" / "dead")
