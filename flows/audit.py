@@ -30,6 +30,7 @@ def open_audit(params_path: str, overrides: dict | None, run_id: str | None, res
     is called has been (the CLI checks the same before Prefect starts)."""
     plan = plan_audit(params_path, overrides, run_id, resume)
     run = open_run(plan.params.audit.runs_dir, plan.run_id, None if resume else plan.params)
+    run.keep_params(plan.params)  # a resumed run's new pacing and retry settings
     make_stores(run.params, progress)
     _ = Workspace.of(run.root).index  # loads the index once, before any step
     return run

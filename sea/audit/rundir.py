@@ -24,7 +24,7 @@ import yaml
 from sea.errors import ParamsError
 from sea.files import DamagedFile, read_json, read_table, write_json
 from sea.search.state import SearchState
-from sea.settings import FindingsSettings, Params, parse_params
+from sea.settings import FindingsSettings, Params, apply_overrides, parse_params
 
 CONFIG_FILE = "config.json"
 COMPARE_DIR = "compare"  # compare/<earlier run>.json: what changed since that audit (sea.audit.compare)
@@ -33,6 +33,10 @@ QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragr
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 # Sections that may change between a run and its resumption without changing its result.
 _RESUMABLE_CHANGES = ("audit.mlflow_tracking_uri", "audit.mlflow_experiment", "findings.")  # findings: read after the audit
+# How a model is reached, not what it is asked or answers: `--set` may change them when a run is resumed (a rate limit
+# that was too high, a timeout too short, the variable holding the key). Not base_url: replies are cached by endpoint.
+PACING_AND_RETRIES = ("timeout_s", "max_in_flight", "requests_per_minute", "tokens_per_minute", "max_attempts",
+                      "stop_after_failures", "backoff_base_s", "backoff_cap_s", "api_key_env")
 
 
 def new_run_id() -> str:
@@ -178,6 +182,27 @@ class RunDir:
         search = self.params.search
         return [ArmDir(self.root / slug(testee.model) / arm, testee.model, arm, search.seed)
                 for testee in self.params.testee_settings() for arm in search.arms]
+
+    def resumed_with(self, overrides: dict[str, object]) -> Params:
+        """The run's params with `--set` overrides of PACING_AND_RETRIES applied (any other override is refused)."""
+        if not overrides:
+            return self.params
+        raw = apply_overrides(self.params.model_dump(mode="json"), overrides)
+        changed = parse_params(raw, str(self.root / CONFIG_FILE), overrides)
+        refused = [key for key in differences(self.params, changed)
+                   if not (key.startswith("models.") and key.rsplit(".", 1)[-1] in PACING_AND_RETRIES)]
+        if refused:
+            raise ParamsError(f"--set {', '.join(refused)}: a resumed run keeps the params it was started with; only how "
+                              f"its models are reached may change ({', '.join(PACING_AND_RETRIES)} of a models.* role). "
+                              f"Start a new run (another --run-id) for the rest")
+        return changed
+
+    def keep_params(self, params: Params) -> None:
+        """Record the params the run continues with (resumed_with's), so every later step reads them."""
+        if params != self.params:
+            self.config = {**self.config, "params": params.model_dump(mode="json")}
+            write_json(self.root / CONFIG_FILE, self.config)
+            self.params = params
 
     def comparisons(self) -> list[dict]:
         """What sea.audit.compare found against earlier audits, as saved."""

@@ -31,7 +31,7 @@ def plan_audit(params_path: str | Path, overrides: dict | None, run_id: str | No
     params = load_params(params_path, overrides)
     run = existing_run(params.audit.runs_dir, run_id, None if resume else params)
     if run is not None:
-        params = run.params  # a resumed run keeps the params it was started with
+        params = run.resumed_with(overrides if resume else None)  # a resumed run keeps the params it was started with
         run.check()
     check_audit(params)
     check_embedder(params)

@@ -27,6 +27,20 @@ def test_a_run_continues_only_with_the_params_it_started_with(audit_params, tmp_
     assert slug("openai-compatible:llama3.1:8b") == "openai-compatible-llama3.1-8b"
 
 
+def test_a_resumed_run_takes_new_pacing_and_retry_settings_and_refuses_any_other_change(audit_params):
+    run = open_run(audit_params.audit.runs_dir, "r1", audit_params)
+    assert run.resumed_with({}) == audit_params
+    paced = run.resumed_with({"models.testee.requests_per_minute": 30, "models.testee.timeout_s": 120})
+    assert (paced.models.testee.requests_per_minute, paced.models.testee.timeout_s) == (30, 120)
+    with pytest.raises(ParamsError, match=r"--set models.testee.base_url, search.tau: a resumed run keeps"):
+        run.resumed_with({"search.tau": 0.3, "models.testee.base_url": "http://127.0.0.1:9/v1",
+                          "models.testee.max_attempts": 3})
+    with pytest.raises(ParamsError, match="requests_per_minute"):
+        run.resumed_with({"models.testee.requests_per_minute": -1})  # still validated
+    run.keep_params(paced)
+    assert open_run(audit_params.audit.runs_dir, "r1", None).params == paced  # every later step reads them
+
+
 def test_a_moved_run_continues_where_it_is_now(audit_params, tmp_path):
     started = open_run(audit_params.audit.runs_dir, "r1", audit_params)
     shutil.copytree(started.root, tmp_path / "elsewhere" / "r1")
