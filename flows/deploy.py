@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sys
 from datetime import timedelta
 
 from prefect import serve
 from prefect.deployments.runner import RunnerDeployment
+from pydantic import ValidationError
 
 from flows.audit import sea_audit
 from flows.server import prefect_api
+from sea.errors import SeaError
 from sea.settings import load_params
 
 DEPLOYMENT_NAME = "recurring-audit"
@@ -44,13 +47,25 @@ def main() -> None:
     parser.add_argument("--interval", type=float, help="every this many seconds instead of a cron schedule")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, _stop)
-    deployment = audit_deployment(args.params, args.cron, args.interval)
-    with prefect_api(load_params(args.params).paths.cache_dir / "prefect-server.log") as url:
-        print(f"Prefect API: {url}   UI: {url.removesuffix('/api')}", flush=True)
-        try:
-            serve(deployment, limit=1)  # one audit at a time
-        except KeyboardInterrupt:
-            print("stopped serving the recurring audit", flush=True)
+    try:
+        deployment = audit_deployment(args.params, args.cron, args.interval)
+        with prefect_api(load_params(args.params).paths.cache_dir / "prefect-server.log") as url:
+            print(f"Prefect API: {url}   UI: {url.removesuffix('/api')}", flush=True)
+            try:
+                serve(deployment, limit=1)  # one audit at a time
+            except KeyboardInterrupt:
+                print("stopped serving the recurring audit", flush=True)
+    except SeaError as error:
+        _fail(str(error))
+    except ValidationError as error:  # the schedule, as Prefect reads it
+        problem = error.errors()[0]["msg"].removeprefix("Value error, ")
+        _fail(f"the schedule: {problem}; give --cron (or audit.schedule_cron) as five cron fields, e.g. '0 6 * * 1', "
+              f"or --interval as a positive number of seconds")
+
+
+def _fail(message: str) -> None:
+    print(f"sea: error: {message}", file=sys.stderr)
+    sys.exit(2)  # as the sea command does for a user error
 
 
 if __name__ == "__main__":

@@ -394,6 +394,8 @@ def load_params(path: Path | str = "params.yaml", overrides: dict[str, object] |
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
         raise ParamsError(f"{path}: not valid YAML ({error}); fix the syntax") from None
+    except UnicodeDecodeError as error:
+        raise ParamsError(f"{path}: not UTF-8 text ({error}); save it as UTF-8") from None
     if overrides:
         raw = apply_overrides(raw if isinstance(raw, dict) else {}, overrides)
     return parse_params(raw, str(path), overrides)

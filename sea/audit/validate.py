@@ -51,6 +51,11 @@ def check_audit(params: Params) -> None:
     for i, name in enumerate(search.arms):
         if name not in ARMS:
             raise ParamsError(f"search.arms.{i}: {name!r} is not allowed; use one of {', '.join(ARMS)}")
+    testees = [settings.model for settings in params.testee_settings()]
+    for key, names in (("search.arms", search.arms), ("audit.testees", testees)):
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ParamsError(f"{key}: {', '.join(twice)} listed twice; list each once")
     per_batch = search.batch_size * questions.per_paragraph * questions.variants
     if budget.testee_calls is not None and budget.testee_calls < per_batch:
         raise ParamsError(

@@ -42,6 +42,7 @@ def params_path(vital_sample, tmp_path):
     (["--set", "search.tau=2"], "search.tau: Input should be less than or equal to 1"),
     (["--set", "search.arms=[greedy]"], "search.arms.0: 'greedy' is not allowed"),
     (["--set", "search.typo=1"], "search.typo: unknown key"),
+    (["--set", "search.arms=[sea, random, sea]"], "search.arms: sea listed twice"),
     (["--set", "budget.testee_calls=10"], "budget.testee_calls: 10 cannot pay for one batch"),
     (["--resume", "nowhere"], "no run 'nowhere'"),
     (["--run-id", "../x"], "run id '../x'"),
@@ -97,11 +98,22 @@ def test_a_prefect_api_that_keeps_failing_is_one_line_that_says_what_to_do(param
     assert not (tmp_path / "runs" / "busy").exists()
 
 
-def test_invalid_yaml_is_one_line(tmp_path):
+@pytest.mark.parametrize(("text", "message"), [(b"search: {tau: [\n", "not valid YAML"),
+                                               (b"search: {tau: 0.5}  # caf\xe9\n", "not UTF-8 text")])
+def test_a_params_file_that_cannot_be_read_is_one_line(tmp_path, text, message):
     broken = tmp_path / "params.yaml"
-    broken.write_text("search: {tau: [\n")
+    broken.write_bytes(text)
     done = sea(["--params", str(broken), "audit"])
-    assert done.returncode == 2 and done.stderr.startswith("sea: error: ") and "not valid YAML" in done.stderr
+    assert done.returncode == 2 and done.stderr.startswith("sea: error: ") and message in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [(["--cron", "not a cron"], 'the schedule: Invalid cron string: "not a cron"'),
+                                               (["--interval", "-5"], "the schedule: Input should be greater than 0"),
+                                               (["--params", "nowhere.yaml"], "nowhere.yaml: not found")])
+def test_a_schedule_that_cannot_be_served_is_one_line(args, message):
+    done = subprocess.run([sys.executable, "-m", "flows.deploy", *args], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith("sea: error: "), done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
 
 
 def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(prefect_server, mlflow_uri, params_path):
