@@ -151,6 +151,10 @@ def format_summary(summary: dict) -> str:
         error = f"{row['cumulative_error_rate']:.3f}" if row["cumulative_error_rate"] is not None else "-"
         lines.append(f"{row['testee'][:28]:28} {row['arm']:11} {row['steps']:>5} {row['cumulative_questions'] or 0:>9} "
                      f"{row['cumulative_wrong'] or 0:>6} {error:>6} {ratio:>9} {row['cumulative_sources'] or 0:>7}")
+    failed = {f"{row['testee']} {row['arm']}": row["failed_calls"] for row in summary["arms"] if row.get("failed_calls")}
+    if failed:
+        lines.append(f"\n{sum(failed.values())} calls failed after every retry ({', '.join(f'{arm}: {n}' for arm, n in failed.items())}): "
+                     f"they are not answers, so the error rates leave them out; each step's count is in steps.csv")
     return "\n".join(lines)
 
 

@@ -68,6 +68,7 @@ def summarise(run: RunDir) -> dict:
         steps = step_metrics(arm)
         last = steps[-1] if steps else {}
         arms.append({"testee": arm.testee, "arm": arm.arm, "steps": len(steps), "finished": arm.load_state().finished,
+                     "failed_calls": sum(step["failed_calls"] for step in steps),
                      **{key: last.get(key) for key in ("cumulative_questions", "cumulative_wrong", "cumulative_error_rate",
                                                        "cumulative_sources", "cumulative_pruned_sources", "active_sources",
                                                        "cumulative_testee_tokens", "cumulative_generator_tokens",

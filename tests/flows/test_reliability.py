@@ -133,7 +133,10 @@ def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(pr
     # failed answers before the tenth failure in a row stops the audit, but no more than nine.
     assert all(not arm.load_state().finished and arm.load_state().spent["calls"] == 0 for arm in run.arms())
     committed = [arm.step_dir(step) / rundir.ANSWERS for arm in run.arms() for step in range(arm.load_state().step)]
-    assert sum(len(pd.read_parquet(answers)) for answers in committed) < 10
+    failed = sum(len(pd.read_parquet(answers)) for answers in committed)
+    assert failed < 10
+    summary = sea(["--params", params_path, "summary", "dead"]).stdout  # the failed calls are said, not hidden
+    assert (f"\n{failed} calls failed after every retry" in summary) == (failed > 0), summary
 
 
 def test_a_paid_run_killed_with_calls_in_flight_and_resumed_stays_within_its_budget(prefect_server, mlflow_uri, params_path):
