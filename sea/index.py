@@ -107,7 +107,14 @@ class DocumentIndex:
                     f"{len(vectors)}; use 'Flat' or fewer IVF lists for a knowledge base this small"
                 )
             sample = np.random.default_rng(seed).permutation(len(vectors))[: settings.train_sample]
-            inner.train(np.ascontiguousarray(vectors[np.sort(sample)], dtype=np.float32))
+            try:
+                inner.train(np.ascontiguousarray(vectors[np.sort(sample)], dtype=np.float32))
+            except RuntimeError as error:  # e.g. a PQ quantiser's 256 centroids each, from fewer vectors
+                raise ParamsError(
+                    f"index.factory: {factory!r} cannot be trained on {len(sample)} vectors "
+                    f"({str(error).strip().splitlines()[-1].strip()}); use 'Flat' for a knowledge base this small, "
+                    f"or raise index.train_sample"
+                ) from None
         for start in range(0, len(vectors), 100_000):
             index.add_with_ids(np.ascontiguousarray(vectors[start:start + 100_000], dtype=np.float32),
                                np.ascontiguousarray(doc_ids[start:start + 100_000], dtype=np.int64))

@@ -77,6 +77,8 @@ def test_factory_that_does_not_fit_the_data_is_explained(vital_sample):
         DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="IVF4096,Flat"))
     with pytest.raises(ParamsError, match="dimension 384"):
         DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="PQ256"))
+    with pytest.raises(ParamsError, match=r"'IVF4,PQ32' cannot be trained on 200 vectors \(.*256.*\); use 'Flat'"):
+        DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="IVF4,PQ32", train_sample=200))  # 256 centroids a code
 
 
 def test_an_index_built_with_another_embedder_is_refused(vital_sample, tmp_path):
