@@ -4,6 +4,8 @@ shows). A task that fails is retried by Prefect; one lost with a killed worker i
 
 from __future__ import annotations
 
+import threading
+
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from sea.errors import ParamsError
@@ -11,15 +13,27 @@ from sea.settings import ComputeSettings
 
 
 def check_scheduler(compute: ComputeSettings) -> None:
-    """Fail in seconds, naming the setting, when the configured scheduler does not answer."""
+    """Fail in seconds, naming the setting, when the configured scheduler does not answer. The deadline is
+    kept here: distributed's own timeout does not cover a server that accepts the connection and then says
+    nothing, or something else than a scheduler (the check then hung, or failed deep inside)."""
     from distributed import Client
 
-    try:
-        Client(compute.address, timeout=compute.connect_timeout_s).close()
-    except (OSError, TimeoutError) as error:
+    failure: list[str] = ["no answer"]
+
+    def connect() -> None:
+        try:
+            Client(compute.address, timeout=compute.connect_timeout_s).close()
+            failure.clear()
+        except Exception as error:  # whatever an address that is not a scheduler's makes the client raise
+            failure[:] = [f"{type(error).__name__}: {str(error)[:200]}"]
+
+    attempt = threading.Thread(target=connect, name="dask-scheduler-check", daemon=True)  # a hung one is left behind
+    attempt.start()
+    attempt.join(compute.connect_timeout_s + 5)
+    if failure:
         raise ParamsError(f"compute.address: no Dask scheduler answers at {compute.address!r} within "
-                          f"{compute.connect_timeout_s:g} s ({type(error).__name__}); start one (`dask scheduler`, then "
-                          "`dask worker <address>` on each machine) or fix the address, or set compute.runner: local") from None
+                          f"{compute.connect_timeout_s:g} s ({failure[0]}); start one (`dask scheduler`, then "
+                          "`dask worker <address>` on each machine) or fix the address, or set compute.runner: local")
 
 
 def task_runner(compute: ComputeSettings):

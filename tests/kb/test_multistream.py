@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from flows.compute import check_scheduler
 from flows.embed import embed_sharded
 from flows.kb_build import build_sharded
 from sea.embeddings import embed_documents, load_document_vectors
@@ -182,10 +183,18 @@ def test_a_corrupt_stream_inside_a_shard_or_a_cut_dump_is_an_error_not_fewer_pag
 
 
 def test_an_unreachable_scheduler_fails_fast_naming_the_setting(multistream, make_params):
+    import socket
+
     params = make_params(kb={"source": "wikipedia-dump", "input": multistream[0]},
                          compute={"runner": "dask", "address": "tcp://127.0.0.1:9", "connect_timeout_s": 2})
     with pytest.raises(ParamsError, match="compute.address"):
         build_sharded(params, progress=False)
+    with socket.create_server(("127.0.0.1", 0)) as silent:  # accepts, then never says a word (it once hung the check)
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        started = time.monotonic()
+        with pytest.raises(ParamsError, match=f"no Dask scheduler answers at '{address}' within 2 s"):
+            check_scheduler(params.compute.model_copy(update={"address": address}))
+        assert time.monotonic() - started < 10
 
 
 
