@@ -9,7 +9,7 @@ import time
 from prefect import flow
 
 from flows.compute import task_runner
-from sea.kb.sharded import merge_shards, parts_dir, plan, require_index
+from sea.kb.sharded import documents_in, merge_shards, parts_dir, plan, require_index
 from sea.settings import Params
 from tasks.kb import convert_shard
 
@@ -20,10 +20,18 @@ def _build(params: dict, progress: bool) -> dict:
     started = time.perf_counter()
     header, shards = plan(settings)
     folder = parts_dir(settings)
-    futures = [convert_shard.submit(params, shard, header, str(folder)) for shard in shards]
-    for future in futures:
-        future.result()
-    return merge_shards(settings, shards, folder, started, progress)
+    # With kb.max_documents, shards are converted in dump order, a wave of compute.workers at a time, until
+    # the documents are there: a trial on the full dump converts a few shards, not all of them.
+    wave = len(shards) if settings.kb.max_documents is None else max(1, settings.compute.workers)
+    converted = []
+    for start in range(0, len(shards), wave):
+        futures = [convert_shard.submit(params, shard, header, str(folder)) for shard in shards[start:start + wave]]
+        for future in futures:
+            future.result()
+        converted += shards[start:start + wave]
+        if settings.kb.max_documents is not None and documents_in(folder, converted) >= settings.kb.max_documents:
+            break
+    return merge_shards(settings, converted, folder, started, progress)
 
 
 def build_sharded(params: Params, progress: bool = True) -> dict:

@@ -129,6 +129,12 @@ class _RowGroups:
         self.documents, self.paragraphs = self.documents.slice(n), self.paragraphs.slice(count)
 
 
+def documents_in(folder: Path, shards: list[Shard]) -> int:
+    """How many distinct documents the shards' parts hold (a title in two shards is one document)."""
+    return len({doc_id for shard in shards for doc_id in pq.read_table(_part(folder, shard)[0], columns=["doc_id"])
+                .column("doc_id").to_pylist()})
+
+
 def merge_shards(params: Params, shards: list[Shard], folder: Path, started: float, progress: bool = True) -> dict:
     """The parts, in dump order, into documents.parquet and paragraphs.parquet: a title already
     seen in an earlier shard is skipped (as the streaming build skips it), and the build stops at

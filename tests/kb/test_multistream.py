@@ -108,6 +108,18 @@ def test_in_process_sharded_build_equals_it_too_and_reuses_finished_shards(multi
     assert len(parts) == 11 and [p.stat().st_mtime_ns for p in parts] == stamps
 
 
+def test_a_capped_build_converts_only_the_shards_it_needs(multistream, streaming, tmp_path, prefect_server):
+    params = sharded_params(tmp_path, multistream[0], runner="local")
+    params = params.model_copy(update={"kb": params.kb.model_copy(update={"max_documents": 5})})
+    report = build_sharded(params, progress=False)
+    converted = list((params.paths.cache_dir / "kb-shards").rglob("*.json"))
+    assert report["documents"] == 5 and 1 <= len(converted) < 11  # 11 shards in all
+    documents, paragraphs = read(params)
+    full_documents, full_paragraphs = streaming[0]
+    pd.testing.assert_frame_equal(documents, full_documents.head(5))
+    pd.testing.assert_frame_equal(paragraphs, full_paragraphs[full_paragraphs["doc_id"].isin(documents["doc_id"])].reset_index(drop=True))
+
+
 def test_shards_converted_under_another_index_or_conversion_code_are_not_reused(multistream, tmp_path, monkeypatch):
     import os
 
