@@ -4,6 +4,7 @@ the core (sea/) never imports it."""
 from __future__ import annotations
 
 import argparse
+import errno
 import faulthandler
 import json
 import logging
@@ -434,12 +435,30 @@ def interruption_behind(error: BaseException) -> BaseException | None:
 SIGNAL_CRASHES = ("Execution was aborted by a termination signal.", "Execution was aborted by an interrupt signal.")
 
 
+# A file that cannot be written where the user pointed SEA: the fix is theirs, and nothing is lost (steps are
+# committed by whole-file writes), so one line says it.
+_CANNOT_WRITE = {errno.ENOSPC: "free some space", errno.EDQUOT: "free some space", errno.EROFS: "choose a writable place",
+                 errno.EACCES: "fix its permissions", errno.EPERM: "fix its permissions",
+                 errno.ENOTDIR: "a file stands where a folder should be"}
+
+
+def disk_problem(error: BaseException | None) -> str | None:
+    """What the user must fix, when a file could not be written or read for want of space or rights."""
+    while error is not None:
+        if isinstance(error, OSError) and error.errno in _CANNOT_WRITE:
+            where = f"{error.filename}: " if error.filename else ""
+            return (f"{where}{error.strerror}; {_CANNOT_WRITE[error.errno]}, then run again (an audit continues with "
+                    f"`sea audit --resume RUN_ID`)")
+        error = error.__cause__ or error.__context__
+    return None
+
+
 def _said_by_sea(error: BaseException) -> bool:
-    """An error the command reports itself, in one line: a signal, or a SeaError (with the fix)."""
+    """An error the command reports itself, in one line: a signal, a SeaError (with the fix) or a disk problem."""
     cause = error
     while cause is not None and not isinstance(cause, SeaError):
         cause = cause.__cause__ or cause.__context__
-    return cause is not None or interruption_behind(error) is not None
+    return cause is not None or interruption_behind(error) is not None or disk_problem(error) is not None
 
 
 def _no_report_of_what_sea_says(record: logging.LogRecord) -> bool:
@@ -467,7 +486,11 @@ def main(argv: list[str] | None = None) -> int:
     except BaseException as error:
         interruption = interruption_behind(error)
         if interruption is None:
-            raise
+            problem = disk_problem(error)
+            if problem is None:
+                raise
+            print(f"sea: error: {problem}", file=sys.stderr)
+            return 2
         print(f"sea: stopped by {str(interruption) or 'Ctrl-C'}", file=sys.stderr)
         return 128 + (signal.SIGTERM if isinstance(interruption, Interrupted) else signal.SIGINT)
     finally:

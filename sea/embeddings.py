@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from sea.errors import ParamsError
-from sea.files import read_json, replacing, write_text
+from sea.files import REBUILD, DamagedFile, read_json, replacing, write_text
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.settings import DEFAULT_EMBEDDING_MODEL, EmbeddingSettings, Params
 from sea.sqlite_store import text_key
@@ -158,8 +158,15 @@ def write_sidecar(params: Params, dimension: int, total: int, computed: int, sec
 def load_document_vectors(embeddings_dir: Path) -> tuple[np.ndarray, np.ndarray, dict]:
     """(vectors as a read-only memory map, doc ids, sidecar)."""
     sidecar = json.loads((embeddings_dir / SIDECAR_FILE).read_text(encoding="utf-8"))
-    vectors = np.load(embeddings_dir / VECTORS_FILE, mmap_mode="r")
-    ids = np.load(embeddings_dir / IDS_FILE)
+    loaded = []
+    for name, mmap_mode in ((VECTORS_FILE, "r"), (IDS_FILE, None)):
+        try:
+            loaded.append(np.load(embeddings_dir / name, mmap_mode=mmap_mode))
+        except (ValueError, OSError, EOFError) as error:
+            raise DamagedFile(embeddings_dir / name, str(error), REBUILD) from None
+    vectors, ids = loaded
+    if len(vectors) != len(ids):
+        raise DamagedFile(embeddings_dir / VECTORS_FILE, f"{len(vectors)} vectors for {len(ids)} document ids", REBUILD)
     return vectors, ids, sidecar
 
 

@@ -16,6 +16,9 @@ import pyarrow.parquet as pq
 from sea.errors import SeaError
 
 
+REBUILD = "rebuild it with `dvc repro` (or restore DVC's copy with `dvc checkout`)"  # a damaged built artifact
+
+
 class DamagedFile(SeaError):
     """A file the run wrote and reads back is unreadable or inconsistent."""
 

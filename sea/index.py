@@ -14,7 +14,7 @@ import numpy as np
 
 from sea.embeddings import DocumentVectors, document_vectors, load_document_vectors
 from sea.errors import ParamsError
-from sea.files import replacing, write_text
+from sea.files import REBUILD, DamagedFile, replacing, write_text
 from sea.settings import IndexSettings, Params
 
 INDEX_FILE = "documents.faiss"
@@ -122,7 +122,10 @@ class DocumentIndex:
 
     @classmethod
     def load(cls, index_dir: Path, settings: IndexSettings, exact: ExactScores | None = None) -> DocumentIndex:
-        return cls(faiss.read_index(str(index_dir / INDEX_FILE)), settings, exact)
+        try:
+            return cls(faiss.read_index(str(index_dir / INDEX_FILE)), settings, exact)
+        except RuntimeError as error:
+            raise DamagedFile(index_dir / INDEX_FILE, str(error).strip().splitlines()[-1].strip(), REBUILD) from None
 
     def save(self, index_dir: Path) -> None:
         with replacing(index_dir / INDEX_FILE) as partial:

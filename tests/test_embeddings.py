@@ -74,3 +74,16 @@ def test_a_process_shares_one_document_vectors_until_the_embeddings_change(vital
     np.save(copy / "doc_ids.npy", ids[::-1].copy())  # the embedding stage rewrote the files
     again = document_vectors(copy)
     assert again is not first and again.row(int(ids[0])) == len(ids) - 1
+
+
+def test_damaged_embeddings_are_named_with_the_fix(vital_sample, tmp_path):
+    import shutil
+
+    from sea.files import DamagedFile
+
+    copy = tmp_path / "embeddings"
+    shutil.copytree(vital_sample.paths.embeddings_dir, copy)
+    vectors = copy / "documents.npy"
+    vectors.write_bytes(vectors.read_bytes()[: vectors.stat().st_size // 2])  # a copy cut short
+    with pytest.raises(DamagedFile, match=r"documents.npy is damaged \(mmap length is greater than file size\); rebuild it"):
+        load_document_vectors(copy)

@@ -158,3 +158,16 @@ def test_auto_picks_the_most_exact_index_that_fits_the_memory_budget(vital_sampl
     assert choose_factory(500, 384, 0.00001) == "IVF12,PQ8"  # 10 kB: the smallest code
     index = DocumentIndex.build(vectors, doc_ids, IndexSettings(factory="auto", memory_gb=0.00001))  # quick to train
     assert index.size == 500 and index.search(vectors[:1], 5)[1][0, 0] == doc_ids[0]
+
+
+def test_a_damaged_index_is_named_with_the_fix(vital_sample, tmp_path):
+    import shutil
+
+    from sea.files import DamagedFile
+
+    copy = tmp_path / "index"
+    shutil.copytree(vital_sample.paths.index_dir, copy)
+    index_file = next(path for path in copy.iterdir() if path.suffix == ".faiss")
+    index_file.write_bytes(index_file.read_bytes()[:1000])
+    with pytest.raises(DamagedFile, match=rf"{index_file.name} is damaged \(.+\); rebuild it with `dvc repro`"):
+        DocumentIndex.load(copy, vital_sample.index)

@@ -107,6 +107,13 @@ def test_a_params_file_that_cannot_be_read_is_one_line(tmp_path, text, message):
     assert done.returncode == 2 and done.stderr.startswith("sea: error: ") and message in done.stderr, done.stderr
 
 
+def test_a_runs_folder_that_cannot_be_written_is_one_line(params_path, tmp_path):
+    (tmp_path / "a-file").write_text("")
+    done = sea(["--params", params_path, "--quiet", "audit", "--set", f"audit.runs_dir={tmp_path / 'a-file' / 'runs'}"])
+    assert done.returncode == 2 and done.stderr.startswith("sea: error: ") and "Traceback" not in done.stdout + done.stderr
+    assert "Not a directory; a file stands where a folder should be" in done.stderr, done.stderr
+
+
 @pytest.mark.parametrize(("args", "message"), [(["--cron", "not a cron"], 'the schedule: Invalid cron string: "not a cron"'),
                                                (["--interval", "-5"], "the schedule: Input should be greater than 0"),
                                                (["--params", "nowhere.yaml"], "nowhere.yaml: not found")])
