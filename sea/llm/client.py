@@ -29,7 +29,6 @@ class Provider(Protocol):
     endpoint: str
     remote: bool  # a server that may process, and bill, a request whose reply never came back
 
-
     async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply: ...
 
 
