@@ -9,6 +9,7 @@ import faulthandler
 import json
 import logging
 import os
+import re
 import signal
 import socket
 import sys
@@ -461,13 +462,21 @@ def _said_by_sea(error: BaseException) -> bool:
     return cause is not None or interruption_behind(error) is not None or disk_problem(error) is not None
 
 
+def _sea_errors(kind: type = SeaError) -> set[str]:
+    return {kind.__name__}.union(*(_sea_errors(sub) for sub in kind.__subclasses__()))
+
+
 def _no_report_of_what_sea_says(record: logging.LogRecord) -> bool:
-    """Drops Prefect's report of a flow or task run's error (with its traceback) when the command says it itself
-    (how to resume a stopped run, or what to fix), and its "Crash detected!" lines for a run a signal stopped: the
-    run's state in Prefect still says it failed or crashed, and why."""
+    """Drops Prefect's report of a flow or task run's error (with its traceback, or its "Finished in state Failed"
+    line) when the command says it itself (how to resume a stopped run, or what to fix), and its "Crash detected!"
+    lines for a run a signal stopped: the run's state in Prefect still says it failed or crashed, and why."""
     if record.exc_info and _said_by_sea(record.exc_info[1]):
         return False
-    return not (record.levelno >= logging.ERROR and any(crash in record.getMessage() for crash in SIGNAL_CRASHES))
+    if record.levelno < logging.ERROR:
+        return True
+    message = record.getMessage()
+    failed_with = re.search(r"encountered an exception (\w+): ", message)
+    return not (any(crash in message for crash in SIGNAL_CRASHES) or (failed_with and failed_with.group(1) in _sea_errors()))
 
 
 def main(argv: list[str] | None = None) -> int:

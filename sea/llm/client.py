@@ -33,9 +33,10 @@ class Provider(Protocol):
 
 
 class CallFailed(Exception):
-    def __init__(self, failure: CallFailure):
+    def __init__(self, failure: CallFailure, endpoint_side: bool):
         super().__init__(failure.reason)
         self.failure = failure
+        self.endpoint_side = endpoint_side  # the endpoint failed (5xx, timeouts, no connection), not the request
 
 
 def input_token_bound(messages: Sequence[Message]) -> int:
@@ -62,6 +63,7 @@ class ModelClient:
         self._unlimited = Budget()
         self._reached = False  # the endpoint has answered at least once
         self._failures_in_a_row = 0
+        self._unanswered: list[str] = []  # the endpoint-side failures since the endpoint last answered
         self.failing: EndpointFailing | None = None
         self.cache_scope = ""  # replies cached under another scope are not reused (see cache_key)
 
@@ -101,8 +103,9 @@ class ModelClient:
                 except CallFailed as failed:
                     self.ledger.record_failure(self.role, self.settings.model)
                     self._count_failure(failed.failure.reason)
+                    self._unanswered = [*self._unanswered, failed.failure.reason] if failed.endpoint_side else []
                     raise
-                self._failures_in_a_row = 0
+                self._failures_in_a_row, self._unanswered = 0, []
         cost = self._cost(reply.input_tokens, reply.output_tokens)
         self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens, cost, cached)
         meter.record(self.role, reply.input_tokens, reply.output_tokens, cost)
@@ -112,11 +115,20 @@ class ModelClient:
     def _count_failure(self, reason: str) -> None:
         self._failures_in_a_row += 1
         if self._failures_in_a_row >= self.settings.stop_after_failures and not self.failing:
-            where = self.provider.endpoint
-            self.failing = EndpointFailing(
-                f"{self.settings.model} at {where}: the last {self._failures_in_a_row} calls all failed "
-                f"(last: {reason}); check that the endpoint is up and its base_url, model name and API key "
-                f"are right (`sea models check {self.settings.model}`), then resume the run")
+            self.failing = self._endpoint_failing(f"the last {self._failures_in_a_row} calls all failed (last: {reason})")
+
+    def _endpoint_failing(self, what: str) -> EndpointFailing:
+        return EndpointFailing(f"{self.settings.model} at {self.provider.endpoint}: {what}; check that the endpoint is up "
+                               f"and its base_url, model name and API key are right (`sea models check "
+                               f"{self.settings.model}`), then resume the run")
+
+    def check_answering(self) -> None:
+        """Raises EndpointFailing when the latest calls failed on the endpoint's side and none has been answered
+        since: a batch that ends so may be the start of an outage, so its failed calls must not be kept as the
+        batch's outcome (a resumed run would never ask them again)."""
+        if self._unanswered:
+            raise self._endpoint_failing(f"the last {len(self._unanswered)} calls failed after their retries (last: "
+                                         f"{self._unanswered[-1]}) and none has been answered since, so this step is not kept")
 
     async def _call_with_retries(self, messages: list[Message], decoding: Decoding, budget: Budget,
                                  reservation: Reservation | None, worst: tuple[int, float | None], key: str) -> ProviderReply:
@@ -146,7 +158,7 @@ class ModelClient:
                         self._reached = True
                     if (not error.retryable or attempt == settings.max_attempts
                             or (error.unreachable and not self._reached)):
-                        raise CallFailed(CallFailure(error.reason, attempt, settings.model)) from None
+                        raise CallFailed(CallFailure(error.reason, attempt, settings.model), error.retryable) from None
                     delay = backoff_seconds(attempt - 1, error.retry_after, settings.backoff_base_s, settings.backoff_cap_s)
                     log.warning("%s attempt %d failed (%s); retrying in %.2f s", settings.model, attempt, error.reason, delay)
                     await asyncio.sleep(delay)

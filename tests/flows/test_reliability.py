@@ -5,6 +5,7 @@ import http.server
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -131,17 +132,17 @@ def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(pr
     done = sea(args, subprocess_env(prefect_server, mlflow_uri))
     assert done.returncode == 2, done.stdout + done.stderr
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("sea: error: openai-compatible:x at " + url + ": the last 10 calls all failed")
+    # the tenth failure in a row, or a first step that ends failing, whichever comes first
+    assert re.match(rf"sea: error: openai-compatible:x at {re.escape(url)}: the last \d+ calls (all failed|failed after)", last)
     assert "Traceback" not in done.stdout + done.stderr  # said once, by sea: not first in Prefect's report
     assert "sea audit --resume dead" in done.stderr
     assert time.monotonic() - started < 120  # it used to run for as long as it was let
     run = RunDir(Path(params_path).parent / "runs" / "dead")
-    # Nothing charged and nothing finished; steps with fewer than 10 questions may commit their
-    # failed answers before the tenth failure in a row stops the audit, but no more than nine.
+    # Nothing charged and nothing finished, and no step kept with the failed calls it ended on.
     assert all(not arm.load_state().finished and arm.load_state().spent["calls"] == 0 for arm in run.arms())
     committed = [arm.step_dir(step) / rundir.ANSWERS for arm in run.arms() for step in range(arm.load_state().step)]
     failed = sum(len(pd.read_parquet(answers)) for answers in committed)
-    assert failed < 10
+    assert failed == 0
     summary = sea(["--params", params_path, "summary", "dead"]).stdout  # the failed calls are said, not hidden
     assert (f"\n{failed} calls failed after every retry" in summary) == (failed > 0), summary
 
@@ -166,6 +167,29 @@ def test_a_paid_run_killed_with_calls_in_flight_and_resumed_stays_within_its_bud
     charged = sum(arm.load_state().spent["calls"] for arm in arms)
     assert len(arms) == 1 and arms[0].load_state().finished and charged <= 72
     assert server.state.requests <= charged  # the calls cut in flight are charged, though asked again
+
+
+def test_an_outage_that_begins_at_the_end_of_a_step_is_redone_on_resume_not_kept(prefect_server, mlflow_uri, params_path):
+    env = subprocess_env(prefect_server, mlflow_uri)
+    with FakeLLMServer() as server:
+        def audit(*args):
+            return sea(["--params", params_path, "--quiet", "audit", *args, "--set", "models.testee.model=openai-compatible:x",
+                        "--set", f"models.testee.base_url={server.base_url}/v1", "--set", "models.testee.max_in_flight=1",
+                        "--set", "models.testee.max_attempts=1", "--set", "search.arms=[sea]"], env)
+
+        assert audit("--run-id", "straight").returncode == 0
+        straight = RunDir(Path(params_path).parent / "runs" / "straight")
+        first_step = json.loads((straight.arms()[0].step_dir(0) / rundir.METRICS).read_text())["questions_asked"]
+        server.script.extend(["ok"] * (first_step - 3) + ["500"] * 100)  # the last 3 calls of step 0 fail, and all after
+        stopped = audit("--run-id", "outage")
+        assert stopped.returncode == 2 and "the last 3 calls failed after their retries" in stopped.stderr, stopped.stderr
+        assert "ERROR" not in stopped.stdout + stopped.stderr  # said once, by sea
+        outage = RunDir(Path(params_path).parent / "runs" / "outage")
+        assert outage.arms()[0].load_state().step == 0  # step 0 is not kept with 3 failed calls
+        server.script.clear()  # the endpoint is back
+        resumed = sea(["--params", params_path, "--quiet", "audit", "--resume", "outage"], env)
+        assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert _step_files(outage) == _step_files(straight)  # as if the outage had never been
 
 
 @pytest.fixture(scope="module")

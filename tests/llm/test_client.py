@@ -256,3 +256,18 @@ def test_a_step_redone_after_a_cut_run_is_charged_what_the_server_may_have_bille
     assert server.state.requests - sent_before == 12 - cached  # the cached replies are not asked again...
     assert redo.spent.calls == left_open.calls + 12 >= server.state.requests  # ...and what the server saw is charged
     assert SentCalls(record, 5).left_open(from_step=5) == left_open  # the redo closed every attempt it sent
+
+
+@pytest.mark.reliability
+def test_calls_that_end_a_batch_failing_on_the_endpoints_side_are_not_its_outcome():
+    with FakeLLMServer(script=["500"] * 3) as server:
+        client = make_client(server, max_in_flight=1, max_attempts=1, stop_after_failures=10)
+        client.check_answering()  # nothing asked yet
+        results, _ = client.run(client.complete_many([question(i) for i in range(3)]))
+        assert all(isinstance(r, CallFailure) for r in results)
+        with pytest.raises(EndpointFailing, match=r"the last 3 calls failed after their retries \(last: .*500.*\) and none "
+                                                  r"has been answered since, so this step is not kept"):
+            client.check_answering()
+        results, _ = client.run(client.complete_many([question(3)]))
+        assert isinstance(results[0], Completion)
+        client.check_answering()  # answered since: the failures were the calls', not an outage's
