@@ -118,9 +118,9 @@ class ModelClient:
             self.failing = self._endpoint_failing(f"the last {self._failures_in_a_row} calls all failed (last: {reason})")
 
     def _endpoint_failing(self, what: str) -> EndpointFailing:
-        return EndpointFailing(f"{self.settings.model} at {self.provider.endpoint}: {what}; check that the endpoint is up "
-                               f"and its base_url, model name and API key are right (`sea models check "
-                               f"{self.settings.model}`), then resume the run")
+        return EndpointFailing(f"{self.settings.model} at {self.provider.endpoint}: {what}; check the endpoint with `sea "
+                               f"models check {self.settings.model}`: once it is up and takes the key, resume the run; "
+                               f"a wrong base_url or model name needs a new run (replies are cached by endpoint)")
 
     def check_answering(self) -> None:
         """Raises EndpointFailing when the latest calls failed on the endpoint's side and none has been answered
