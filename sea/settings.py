@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from sea.errors import ParamsError
 
@@ -24,6 +24,17 @@ _FACTORY_PROBE_DIM = 3840
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_true_or_false_for_a_number(cls, value: object, info: ValidationInfo) -> object:
+        """Pydantic would read YAML's true and false as 1 and 0 where a number is expected."""
+        annotation = cls.model_fields[info.field_name].annotation
+        types = {annotation, *get_args(annotation)}
+        if isinstance(value, bool) and bool not in types and types & {int, float}:
+            allowed = " or null" if type(None) in types else ""
+            raise ValueError(f"{str(value).lower()} is not a number; write a number{allowed}")
+        return value
 
 
 class PathSettings(_Section):

@@ -40,6 +40,14 @@ def test_a_bad_value_names_where_it_came_from_and_how_to_write_it():
         parse_params({"models": 3})  # the first key of a section within a section
 
 
+def test_true_or_false_is_not_read_as_a_number():
+    with pytest.raises(ParamsError, match=r"budget\.testee_calls: true is not a number; write a number or null$"):
+        parse_params({"budget": {"testee_calls": True}})  # pydantic alone reads it as a budget of 1 call
+    with pytest.raises(ParamsError, match=r"search\.tau: false is not a number; write a number$"):
+        parse_params({"search": {"tau": False}})
+    assert parse_params({"questions": {"section_hint": True}}).questions.section_hint is True
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})
