@@ -67,6 +67,12 @@ def test_models_check_makes_one_call_and_reports_it(tmp_path, capsys, monkeypatc
     out = capsys.readouterr().out
     assert "openai-compatible:fake-model: replied 'A'" in out and "cost unknown" in out and "sk-check-secret" not in out
 
+    with FakeLLMServer(reply=lambda prompt: "Certainly! " * 100_000) as server:  # a chatty or broken endpoint
+        assert main(["--params", params, "models", "check", "openai-compatible:fake-model",
+                     "--base-url", f"{server.base_url}/v1", "--api-key-env", "FAKE_KEY"]) == 0
+    out = capsys.readouterr().out
+    assert "… (1,099,999 characters)" in out and len(out) < 500
+
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert main(["--params", params, "models", "check", "openai:gpt-4o-mini"]) == 2
     assert "OPENAI_API_KEY is not set" in capsys.readouterr().err

@@ -11,6 +11,8 @@ from sea.llm.ledger import Ledger
 from sea.llm.registry import make_provider, price_table
 from sea.settings import ModelSettings, Params
 
+SHOWN_CHARS = 200  # of the reply: enough to tell a letter from a chatty or broken endpoint
+
 PROBE = [{"role": "user", "content": "Which letter comes first in the alphabet?\nA) A\nB) B\nC) C\nD) D\nReply with the letter only."}]
 
 
@@ -26,5 +28,7 @@ def check_model(params: Params, model: str, base_url: str | None = None, api_key
     except CallFailed as failed:
         raise ParamsError(f"{model}: the call failed after {failed.failure.attempts} attempts: {failed.failure.reason}") from None
     cost = f"${reply.cost_usd:.6f}" if reply.cost_usd is not None else "cost unknown (no price for this model; add it under `prices:`)"
-    return (f"{model}: replied {reply.text.strip()!r} in {reply.latency_s:.2f} s; "
+    text = reply.text.strip()
+    shown = repr(text) if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]!r}… ({len(text):,} characters)"
+    return (f"{model}: replied {shown} in {reply.latency_s:.2f} s; "
             f"{reply.input_tokens} input + {reply.output_tokens} output tokens; {cost}")
