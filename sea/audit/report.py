@@ -204,9 +204,14 @@ def _results(run: RunDir, summary: pd.DataFrame) -> list[dict]:
                    f"paragraphs kept per source, τ {p.search.tau}, γ {p.search.gamma}, seed {p.search.seed}"),
         ("embedder", p.embedding.model),
         ("data versions", ", ".join(f"{k} {v}" for k, v in run.config["data_versions"].items()))], columns=["setting", "value"])
-    return [_table(table(frame, RESULT_COLUMNS, {"error_rate_vs_random": 2})),
+    columns, failures = RESULT_COLUMNS, ""
+    if frame["failed_calls"].any():  # shown only when some call failed for good: a count the error rate leaves out
+        columns = {**dict(list(RESULT_COLUMNS.items())[:5]), "failed_calls": "failed calls", **dict(list(RESULT_COLUMNS.items())[5:])}
+        failures = (" A failed call had no usable reply after every retry: it is not an answer, so neither the questions "
+                    "asked nor the error rate count it; its reason is the raw reply in the arm's answers.parquet.")
+    return [_table(table(frame, columns, {"error_rate_vs_random": 2})),
             _text("The error rate counts every answer (an unparseable reply as wrong); × random divides it by the random "
-                  "arm's, which searches nothing. A source paragraph is one whose error rate passed τ.", muted=True),
+                  f"arm's, which searches nothing. A source paragraph is one whose error rate passed τ.{failures}", muted=True),
             _table(table(setup, {"setting": "setting", "value": "value"}))]
 
 

@@ -7,7 +7,12 @@ import pandas as pd
 
 from sea.audit.outputs import write_summary
 from sea.audit.report import FAILED_PARAGRAPHS, build_report, cost_words, number
+from sea.audit.rundir import open_run
 from sea.audit.steps import in_process, run_steps
+from sea.audit.workspace import Workspace
+from sea.llm.fake_server import FakeLLMServer
+from sea.settings import Params
+from tests.audit.conftest import small_audit
 
 
 class _Page(HTMLParser):
@@ -47,6 +52,7 @@ def test_the_report_is_one_offline_page_with_every_section(workspace, tmp_path):
     assert page.figures == 1 + 1 + 2  # curves, categories, the DAGs of sea and no_pruning
     assert "random · simulated:probe: no relations" in html  # the arm without a DAG says why
     assert "no cost: simulated testee" in html and "cumulative_error_rate" not in html  # words, not field names
+    assert "failed calls" not in _results_table(html)[0]  # a column only when some call failed for good
 
     evaluated = pd.concat([pd.read_parquet(arm.root / "paragraphs.parquet") for arm in workspace.run.arms()])
     failing = evaluated[evaluated["error_rate"] > 0].drop_duplicates("para_id")
@@ -74,3 +80,21 @@ def test_a_run_part_done_reports_what_was_answered_and_no_more(workspace, tmp_pa
     run_steps(workspace.run.arm("simulated:probe", "random"), in_process(workspace))  # sea and no_pruning not begun
     html = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
     assert "error rate in <span class=\"arm\" style=\"background:#7f8c8d\"></span>random" in html and "× random" not in html.split("</header>")[1].split("<section")[0]
+
+
+def _results_table(html: str) -> list[list[str]]:
+    section = html.split('id="results"')[1].split("</table>")[0]
+    return [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", section, re.S)]
+
+
+def test_calls_that_failed_for_good_are_shown_beside_the_answers(vital_sample, tmp_path):
+    raw = small_audit(vital_sample, tmp_path / "runs").model_dump(mode="json")
+    raw["search"]["arms"] = ["random"]
+    with FakeLLMServer(script=["500", "ok", "500"]) as server:  # two calls refused for good, the rest answered
+        raw["models"]["testee"].update(model="openai-compatible:x", base_url=f"{server.base_url}/v1", max_attempts=1, max_in_flight=1)
+        workspace = Workspace.of(open_run(tmp_path / "runs", "failing", Params.model_validate(raw)).root)
+        run_steps(workspace.run.arm("openai-compatible:x", "random"), in_process(workspace))
+    html = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
+    header, row = _results_table(html)[:2]
+    assert header[header.index("wrong answers") + 1] == "failed calls" and row[header.index("failed calls")] == "2"
+    assert "its reason is the raw reply in the arm" in html
