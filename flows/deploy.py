@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from prefect import serve
 from prefect.deployments.runner import RunnerDeployment
@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from flows.audit import sea_audit
 from flows.server import prefect_api
+from sea.audit.validate import plan_audit
 from sea.errors import SeaError
 from sea.settings import load_params
 
@@ -36,6 +37,32 @@ def audit_deployment(params_path: str = "params.yaml", cron: str | None = None,
                                    description="SEA audit of the configured testee(s) on a schedule; results in MLflow.")
 
 
+def drop_missed_runs() -> int:
+    """Of the audits that fell due while nothing served the deployment, keep the latest and delete
+    the others, so that serving again runs one catch-up audit rather than every missed one back to
+    back, each a full budget (Prefect keeps past-due runs when a deployment is applied again, the
+    runs of a schedule since replaced included). Returns how many were deleted."""
+    from prefect import get_client
+    from prefect.client.schemas.filters import (FlowRunFilter, FlowRunFilterDeploymentId, FlowRunFilterNextScheduledStartTime,
+                                                FlowRunFilterState, FlowRunFilterStateType)
+    from prefect.client.schemas.objects import StateType
+    from prefect.exceptions import ObjectNotFound
+
+    with get_client(sync_client=True) as client:
+        try:
+            deployment = client.read_deployment_by_name(f"{sea_audit.name}/{DEPLOYMENT_NAME}")
+        except ObjectNotFound:
+            return 0
+        due = client.read_flow_runs(flow_run_filter=FlowRunFilter(
+            deployment_id=FlowRunFilterDeploymentId(any_=[deployment.id]),
+            state=FlowRunFilterState(type=FlowRunFilterStateType(any_=[StateType.SCHEDULED])),
+            next_scheduled_start_time=FlowRunFilterNextScheduledStartTime(before_=datetime.now(UTC))))
+        missed = sorted((run for run in due if run.run_count == 0), key=lambda run: run.next_scheduled_start_time)
+        for run in missed[:-1]:
+            client.delete_flow_run(run.id)
+    return max(len(missed) - 1, 0)
+
+
 def _stop(signum, frame) -> None:
     raise KeyboardInterrupt  # SIGTERM stops serving as Ctrl-C does, and the server started here with it
 
@@ -49,8 +76,12 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _stop)
     try:
         deployment = audit_deployment(args.params, args.cron, args.interval)
+        plan_audit(args.params, overrides=None, run_id=None, resume=False)  # said now, not in every scheduled run's log
         with prefect_api(load_params(args.params).paths.cache_dir / "prefect-server.log") as url:
             print(f"Prefect API: {url}   UI: {url.removesuffix('/api')}", flush=True)
+            if dropped := drop_missed_runs():
+                print(f"{dropped + 1} audits fell due while nothing served the schedule: the latest runs now, "
+                      f"the {dropped} before it are dropped", flush=True)
             try:
                 serve(deployment, limit=1)  # one audit at a time
             except KeyboardInterrupt:

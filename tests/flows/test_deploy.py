@@ -7,11 +7,13 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from uuid import UUID
 
 from mlflow.tracking import MlflowClient
 
-from flows.deploy import DEPLOYMENT_NAME, audit_deployment
+from flows.deploy import DEPLOYMENT_NAME, audit_deployment, drop_missed_runs
 from flows.server import healthy
 from sea.audit.rundir import RunDir
 from tests.audit.conftest import small_audit
@@ -71,3 +73,24 @@ def test_a_served_schedule_fires_runs_audits_to_completion_and_stops_with_its_se
     assert not healthy(api_url)  # the server started for the schedule stopped with it
     time.sleep(20)  # longer than the interval: nothing fires any more
     assert sorted((tmp_path / "runs").iterdir()) == runs
+
+
+def test_audits_missed_while_nothing_served_run_once_not_back_to_back(prefect_server, tmp_path):
+    from prefect import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterDeploymentId
+    from prefect.states import Scheduled
+
+    params = tmp_path / "params.yaml"
+    params.write_text("audit:\n  schedule_cron: '0 6 * * 1'\n", encoding="utf-8")
+    deployment_id = audit_deployment(str(params)).apply()
+    now = datetime.now(UTC)
+    with get_client(sync_client=True) as client:
+        def scheduled(days: int) -> UUID:
+            return client.create_flow_run_from_deployment(deployment_id, state=Scheduled(scheduled_time=now + timedelta(days=days))).id
+
+        missed, next_one = [scheduled(days) for days in (-21, -14, -7)], scheduled(7)
+        assert drop_missed_runs() == 2
+        left = {run.id for run in client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(deployment_id=FlowRunFilterDeploymentId(any_=[deployment_id])))}
+    assert missed[2] in left and next_one in left and not {missed[0], missed[1]} & left  # one catch-up, the latest
+    assert drop_missed_runs() == 0

@@ -117,8 +117,11 @@ def test_a_runs_folder_that_cannot_be_written_is_one_line(params_path, tmp_path)
 
 @pytest.mark.parametrize(("args", "message"), [(["--cron", "not a cron"], 'the schedule: Invalid cron string: "not a cron"'),
                                                (["--interval", "-5"], "the schedule: Input should be greater than 0"),
-                                               (["--params", "nowhere.yaml"], "nowhere.yaml: not found")])
-def test_a_schedule_that_cannot_be_served_is_one_line(args, message):
+                                               (["--params", "nowhere.yaml"], "nowhere.yaml: not found"),
+                                               (["--params", "{small_budget}"], "budget.testee_calls: 40 cannot pay for one batch")])
+def test_a_schedule_that_cannot_be_served_is_one_line(args, message, tmp_path):
+    (tmp_path / "small.yaml").write_text("budget:\n  testee_calls: 40\n", encoding="utf-8")  # said at once, not in each audit's log
+    args = [arg.format(small_budget=tmp_path / "small.yaml") for arg in args]
     done = subprocess.run([sys.executable, "-m", "flows.deploy", *args], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.startswith("sea: error: "), done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
