@@ -76,6 +76,9 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
     answered = {r["question_id"] for r in records}
     store.save_answers(questions_table([q for q in asked if q.question_id in answered]), answers_table(records))
     para_of = {q.question_id: q.para_id for q in asked}
+    if exhausted:  # a token or dollar budget can run out within the batch: a paragraph none of whose questions went out is not evaluated
+        reached = {para_of[question_id] for question_id in answered}
+        evaluated = [p for p in evaluated if p in reached or not questions[p]]
     error_rates = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])
     store.save_evaluation(Evaluation(evaluated, error_rates, exhausted, asdict(budget.spent), budget.calls_left))
     return {"questions": len(records), "paragraphs": len(evaluated), "budget_exhausted": exhausted}

@@ -77,6 +77,21 @@ def test_the_last_batch_is_cut_to_fit(vital_sample, tmp_path):
     assert len(last.answers()) == sum(len(askable(workspace.bank.questions(p))) for p in last.evaluation().evaluated)
 
 
+@pytest.mark.parametrize("arm_name", ["random", "sea_plus"])
+def test_a_token_budget_that_runs_out_within_a_batch_leaves_unasked_paragraphs_unevaluated(vital_sample, tmp_path, arm_name):
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=[arm_name], budget__testee_calls=None, budget__tokens=2500)
+    workspace = Workspace.of(open_run(params.audit.runs_dir, "tokens", params).root)
+    arm = workspace.run.arm("simulated:probe", arm_name)
+    records = run_steps(arm, in_process(workspace))
+    last = StepStore(arm, len(records) - 1)
+    assert last.evaluation().exhausted and arm.load_state().spent["tokens"] <= 2500
+    asked = set(last.answers()["question_id"])
+    for para_id in last.evaluation().evaluated:  # each one asked at least one of its questions, or it had none to ask
+        questions = {q.question_id for q in askable(workspace.bank.questions(para_id))}
+        assert questions & asked or not questions, para_id
+    assert records[-1]["paragraphs"] == len(last.evaluation().evaluated) < 6
+
+
 def test_questions_are_written_once_per_paragraph_and_shared_by_the_arms(workspace):
     run = workspace.run
     for arm in run.arms():
