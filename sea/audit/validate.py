@@ -12,6 +12,7 @@ from sea.errors import ParamsError
 from sea.files import read_json
 from sea.index import check_index
 from sea.llm.keys import api_key
+from sea.llm.registry import check_dollar_budget
 from sea.search.arms import ARMS
 from sea.settings import Params, load_params
 
@@ -34,6 +35,7 @@ def plan_audit(params_path: str | Path, overrides: dict | None, run_id: str | No
         params = run.resumed_with(overrides if resume else None)  # a resumed run keeps the params it was started with
         run.check()
     check_audit(params)
+    check_dollar_budget(params)
     check_embedder(params)
     for settings in [*params.testee_settings(), params.models.generator, params.models.verifier]:
         if settings is not None:

@@ -48,16 +48,23 @@ class Models:
     testees: dict[str, ModelClient]
 
 
+def check_dollar_budget(params: Params) -> None:
+    """A dollar budget needs every testee's price."""
+    prices = price_table(params)
+    if params.budget.dollars is not None:
+        for testee in params.testee_settings():
+            if prices.lookup(testee.model) is None:
+                raise ParamsError(f"budget.dollars: {testee.model} has no price, so a dollar budget cannot be enforced; "
+                                  f"add it under `prices:` in params.yaml or budget in calls or tokens")
+
+
 def build_models(params: Params, roles: tuple[str, ...] = ROLES, embedder: Callable[[], Embedder] | None = None) -> Models:
     """Clients for every configured role. Fails before any call when a key is missing or a
     dollar budget cannot be enforced."""
     prices = price_table(params)
     testees = params.testee_settings() if "testee" in roles else []
-    if params.budget.dollars is not None:
-        for testee in testees:
-            if prices.lookup(testee.model) is None:
-                raise ParamsError(f"budget.dollars: {testee.model} has no price, so a dollar budget cannot be enforced; "
-                                  f"add it under `prices:` in params.yaml or budget in calls or tokens")
+    if testees:
+        check_dollar_budget(params)
     ledger, cache = Ledger(), ResponseCache(params.paths.responses_cache)
     configured = [(role, getattr(params.models, role)) for role in roles if role != "testee" and getattr(params.models, role)]
     configured += [("testee", settings) for settings in testees]

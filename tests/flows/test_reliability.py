@@ -51,6 +51,8 @@ def params_path(vital_sample, tmp_path):
     (["--set", "models.testee.model=openai-compatible:x", "--set", "models.testee.base_url=not-a-url"],
      "base_url 'not-a-url' is not an http(s) URL"),
     (["--set", "index.factory=IVF999999,Flat"], "index.factory is 'IVF999999,Flat' but the index"),
+    (["--set", "models.testee.model=openai-compatible:x", "--set", "models.testee.base_url=http://127.0.0.1:9/v1",
+      "--set", "budget.dollars=1"], "budget.dollars: openai-compatible:x has no price"),
 ])
 def test_a_user_error_is_one_line_before_prefect_or_a_run_directory_exists(params_path, tmp_path, args, message):
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "PREFECT_API_URL")}
