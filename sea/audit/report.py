@@ -125,7 +125,9 @@ def cost_words(model: str, tokens: int | None, dollars: float | None) -> str:
         return f"no cost: simulated testee ({tokens_text} counted)"
     if model.startswith("local:"):
         return f"no cost: local model ({tokens_text})"
-    return f"{tokens_text}, ${dollars:,.2f}" if dollars is not None else f"{tokens_text}, price unknown"
+    if dollars is None:
+        return f"{tokens_text}, price unknown"
+    return f"{tokens_text}, ${dollars:,.2f}" if dollars >= 0.01 or dollars == 0 else f"{tokens_text}, ${dollars:.2g}"  # not "$0.00" for a paid audit
 
 
 def _headline(run: RunDir, summary: pd.DataFrame, tables: dict[ArmDir, dict], clusters: dict | None) -> list[dict]:
@@ -169,9 +171,9 @@ def _topics(testee: str, tables: dict[ArmDir, dict], clusters: dict | None) -> t
     by_category = asked.groupby("category")["outcome"].agg(questions="size", wrong=lambda o: int((o != Outcome.CORRECT).sum()))
     ranked = by_category.assign(rate=by_category["wrong"] / by_category["questions"]).sort_values(["wrong", "rate"], ascending=False)
     return "categories, by wrong answers", [
-        {"name": category, "href": "#failed", "category": category,
+        {"name": row.Index, "href": "#failed", "category": row.Index,
          "detail": f"{row.wrong} wrong of {row.questions} ({row.rate:.2f})"}
-        for category, row in ranked.head(TOP_TOPICS).iterrows() if row.wrong]
+        for row in ranked.head(TOP_TOPICS).itertuples() if row.wrong]  # itertuples keeps the counts whole
 
 
 def _asked(tables: dict[ArmDir, dict], testee: str) -> pd.DataFrame:

@@ -53,6 +53,8 @@ def test_the_report_is_one_offline_page_with_every_section(workspace, tmp_path):
     assert "random · simulated:probe: no relations" in html  # the arm without a DAG says why
     assert "no cost: simulated testee" in html and "cumulative_error_rate" not in html  # words, not field names
     assert "failed calls" not in _results_table(html)[0]  # a column only when some call failed for good
+    topics = re.findall(r"([\d.,]+) wrong of ([\d.,]+) \(", html)  # the categories it fails most, before `sea findings`
+    assert topics and all(wrong.isdigit() and asked.isdigit() for wrong, asked in topics), topics
 
     evaluated = pd.concat([pd.read_parquet(arm.root / "paragraphs.parquet") for arm in workspace.run.arms()])
     failing = evaluated[evaluated["error_rate"] > 0].drop_duplicates("para_id")
@@ -69,6 +71,7 @@ def test_cells_and_costs_read_as_words():
     assert [number(v) for v in (1234, 0.29345, None, float("nan"), 12000.0, True)] == ["1,234", "0.293", "—", "—", "12,000", "yes"]
     assert cost_words("simulated:x", 10, 0.0).startswith("no cost: simulated") and cost_words("local:m", 5, None).startswith("no cost: local")
     assert cost_words("openai:gpt-4o-mini", 1500, 0.25) == "1,500 tokens, $0.25" and cost_words("openai:x", 1, None).endswith("price unknown")
+    assert cost_words("openai:gpt-4o-mini", 5802, 0.00097) == "5,802 tokens, $0.00097"  # a paid audit never reads as $0.00
 
 
 def test_a_run_part_done_reports_what_was_answered_and_no_more(workspace, tmp_path):
