@@ -157,7 +157,23 @@ def format_summary(summary: dict) -> str:
     if failed:
         lines.append(f"\n{sum(failed.values())} calls failed after every retry ({', '.join(f'{arm}: {n}' for arm, n in failed.items())}): "
                      f"they are not answers, so the error rates leave them out; each step's count is in steps.csv")
+    if paid := [row for row in summary["arms"] if "paid_calls" in row]:
+        lines.append(paid_line(paid))
     return "\n".join(lines)
+
+
+def paid_line(rows: list[dict]) -> str:
+    """What the testees' APIs answered and may bill, over every arm and every process of the run."""
+    from sea.llm.ledger import dollars_text
+
+    dollars = [row["paid_dollars"] for row in rows]
+    line = (f"\nPaid to the testee API: {'price unknown' if None in dollars else dollars_text(sum(dollars))} for "
+            f"{sum(row['paid_calls'] for row in rows):,} replies, {sum(row['paid_tokens'] for row in rows):,} tokens "
+            f"(cached replies cost nothing)")
+    if unsettled := sum(row["unsettled_calls"] for row in rows):
+        line += f"; {unsettled} attempts got no usable reply and may be billed too"
+        line += "" if None in dollars else f", up to {dollars_text(sum(row['unsettled_dollars'] for row in rows))} more"
+    return line
 
 
 def _summary(args: argparse.Namespace) -> None:

@@ -38,7 +38,7 @@ DESCRIPTION = (
 BY_QUESTIONS = ("cumulative_error_rate", "cumulative_wrong", "cumulative_sources", "cumulative_dollars")
 HEADLINE = {"error_rate": "cumulative_error_rate", "error_rate_vs_random": "error_rate_vs_random", "wrong": "cumulative_wrong",
             "questions": "cumulative_questions", "sources": "cumulative_sources", "dollars": "cumulative_dollars",
-            "cost_per_error": "cost_per_error", "failed_calls": "failed_calls"}
+            "cost_per_error": "cost_per_error", "failed_calls": "failed_calls", "paid_dollars": "paid_dollars"}
 
 
 def tracking_uri(run: RunDir) -> str:

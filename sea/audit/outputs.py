@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from sea.audit.rundir import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.files import read_table, write_json, write_parquet, write_text
+from sea.llm.ledger import SentCalls
 from sea.search.arms import BASELINE
 
 STEPS_CSV, DAG_JSON, CATEGORIES_CSV = "steps.csv", "dag.json", "categories.csv"
@@ -72,7 +73,8 @@ def summarise(run: RunDir) -> dict:
                      **{key: last.get(key) for key in ("cumulative_questions", "cumulative_wrong", "cumulative_error_rate",
                                                        "cumulative_sources", "cumulative_pruned_sources", "active_sources",
                                                        "cumulative_testee_tokens", "cumulative_generator_tokens",
-                                                       "cumulative_dollars", "cost_per_error", "tokens_per_error")}})
+                                                       "cumulative_dollars", "cost_per_error", "tokens_per_error")},
+                     **(SentCalls(arm.sent_calls_path, len(steps)).paid() if arm.sent_calls_path.is_file() else {})})
     for row in arms:
         random = next((r for r in arms if r["testee"] == row["testee"] and r["arm"] == BASELINE), None)
         ratio = None

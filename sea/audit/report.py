@@ -22,6 +22,7 @@ from sea.audit.outputs import CATEGORIES_CSV, arm_tables, curves, summarise
 from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.choices import LETTERS
 from sea.files import read_json, write_text
+from sea.llm.ledger import dollars_text
 from sea.questions.model import Outcome
 from sea.review.verdicts import review_summary
 from sea.search.arms import ARMS, BASELINE
@@ -127,7 +128,7 @@ def cost_words(model: str, tokens: int | None, dollars: float | None) -> str:
         return f"no cost: local model ({tokens_text})"
     if dollars is None:
         return f"{tokens_text}, price unknown"
-    return f"{tokens_text}, ${dollars:,.2f}" if dollars >= 0.01 or dollars == 0 else f"{tokens_text}, ${dollars:.2g}"  # not "$0.00" for a paid audit
+    return f"{tokens_text}, {dollars_text(dollars)}"
 
 
 def _headline(run: RunDir, summary: pd.DataFrame, tables: dict[ArmDir, dict], clusters: dict | None) -> list[dict]:

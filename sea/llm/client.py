@@ -164,9 +164,9 @@ class ModelClient:
                     await asyncio.sleep(delay)
                 else:
                     self.cache.put(key, settings.model, reply)
-                    budget.close(ticket)
-                    budget.settle(reservation, reply.input_tokens + reply.output_tokens,
-                                  self._cost(reply.input_tokens, reply.output_tokens))
+                    used = (reply.input_tokens + reply.output_tokens, self._cost(reply.input_tokens, reply.output_tokens))
+                    budget.close(ticket, *used)
+                    budget.settle(reservation, *used)
                     return reply
         except BaseException:  # failed for good, out of budget, or cancelled (SIGTERM, a failing endpoint)
             if reservation is not None:

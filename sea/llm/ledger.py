@@ -38,6 +38,11 @@ class PriceTable:
         return (input_tokens * price["input"] + output_tokens * price["output"]) / 1e6
 
 
+def dollars_text(dollars: float) -> str:
+    """Cents, or two significant digits below a cent: a paid call never reads as $0.00."""
+    return f"${dollars:,.2f}" if dollars >= 0.01 or dollars == 0 else f"${dollars:.2g}"
+
+
 class Ledger:
     """What was actually spent, per (role, model). Cached replies count as calls but cost nothing."""
 
@@ -95,12 +100,13 @@ class SentCalls:
         self._append({"sent": ticket, "step": self.step, **asdict(reservation)})
         return ticket
 
-    def closed(self, ticket: str) -> None:
-        self._append({"closed": ticket})
+    def closed(self, ticket: str, tokens: int | None = None, dollars: float | None = None) -> None:
+        """`tokens` and `dollars`: what the reply that closes it used (none: the attempt never left)."""
+        self._append({"closed": ticket, **({"tokens": tokens, "dollars": dollars} if tokens is not None else {})})
 
-    def left_open(self, from_step: int) -> Reservation:
-        """The worst case of the attempts left open in steps from `from_step` on."""
-        sent, closed = {}, set()
+    def _entries(self) -> tuple[dict[str, dict], dict[str, dict]]:
+        """(the attempts sent, by ticket; the closing entries, by ticket)."""
+        sent, closed = {}, {}
         if self.path.is_file():
             for line in self.path.read_text(encoding="utf-8").splitlines():
                 try:
@@ -108,10 +114,28 @@ class SentCalls:
                 except json.JSONDecodeError:
                     continue  # the line a lost machine cut
                 if "closed" in entry:
-                    closed.add(entry["closed"])
-                elif entry["step"] >= from_step:
-                    sent[entry["sent"]] = Reservation(entry["calls"], entry["tokens"], entry["dollars"])
-        return sum((reservation for ticket, reservation in sent.items() if ticket not in closed), Reservation(0, 0, 0.0))
+                    closed[entry["closed"]] = entry
+                else:
+                    sent[entry["sent"]] = entry
+        return sent, closed
+
+    def left_open(self, from_step: int) -> Reservation:
+        """The worst case of the attempts left open in steps from `from_step` on."""
+        sent, closed = self._entries()
+        return sum((Reservation(entry["calls"], entry["tokens"], entry["dollars"]) for ticket, entry in sent.items()
+                    if ticket not in closed and entry["step"] >= from_step), Reservation(0, 0, 0.0))
+
+    def paid(self) -> dict:
+        """What the server saw, over every step and every process: the attempts it answered and what
+        their replies used (cached replies cost nothing and are not here), and the attempts left
+        open, which it may have billed, with their worst case. Dollars are None without a price."""
+        sent, closed = self._entries()
+        replies = [entry for entry in closed.values() if "tokens" in entry and entry["closed"] in sent]
+        unsettled = [entry for ticket, entry in sent.items() if ticket not in closed]
+        dollars = [entry["dollars"] for entry in replies]
+        return {"paid_calls": len(replies), "paid_tokens": sum(entry["tokens"] for entry in replies),
+                "paid_dollars": None if None in dollars else sum(dollars),
+                "unsettled_calls": len(unsettled), "unsettled_dollars": sum(entry["dollars"] for entry in unsettled)}
 
 
 class Budget:
@@ -181,10 +205,11 @@ class Budget:
         """Record an attempt about to be sent; its ticket closes it (None when nothing is billed)."""
         return self.sent.opened(reservation) if self.sent else None
 
-    def close(self, ticket: str | None) -> None:
-        """The attempt's reply is in the response cache, or the attempt never reached the server."""
+    def close(self, ticket: str | None, tokens: int | None = None, dollars: float | None = None) -> None:
+        """The attempt's reply, which used `tokens` and `dollars`, is in the response cache; or, with
+        neither, the attempt never reached the server."""
         if ticket is not None:
-            self.sent.closed(ticket)
+            self.sent.closed(ticket, tokens, dollars)
 
     def release(self, reservation: Reservation) -> None:
         """A call that never reached the server costs nothing."""

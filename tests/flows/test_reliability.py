@@ -21,6 +21,7 @@ import pytest
 
 from flows.server import free_port
 from sea.audit import rundir
+from sea.audit.outputs import summarise
 from sea.audit.rundir import RunDir
 from sea.llm.fake_server import FakeLLMServer
 from tests.flows.conftest import cli_audit_params, subprocess_env, write_params
@@ -157,7 +158,8 @@ def test_a_paid_run_killed_with_calls_in_flight_and_resumed_stays_within_its_bud
     with FakeLLMServer(latency_s=0.3) as server:
         args = ["--params", params_path, "--quiet", "audit", "--run-id", "paid", "--set", "models.testee.model=openai-compatible:x",
                 "--set", f"models.testee.base_url={server.base_url}/v1", "--set", "models.testee.max_in_flight=8",
-                "--set", "search.arms=[sea]"]  # one arm: another would be answered from its cache, and hide an overshoot
+                "--set", "search.arms=[sea]",  # one arm: another would be answered from its cache, and hide an overshoot
+                "--set", "prices={openai-compatible:x: {input: 1000, output: 2000}}"]  # dollars per million tokens
         victim = subprocess.Popen([sys.executable, "-m", "flows.cli", *args], cwd=REPO, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 300
@@ -172,6 +174,12 @@ def test_a_paid_run_killed_with_calls_in_flight_and_resumed_stays_within_its_bud
     charged = sum(arm.load_state().spent["calls"] for arm in arms)
     assert len(arms) == 1 and arms[0].load_state().finished and charged <= 72
     assert server.state.requests <= charged  # the calls cut in flight are charged, though asked again
+    paid = summarise(RunDir(Path(params_path).parent / "runs" / "paid"))["arms"][0]  # what the server saw, over both processes
+    assert paid["paid_calls"] + paid["unsettled_calls"] == server.state.requests and paid["unsettled_calls"] > 0
+    assert paid["paid_tokens"] <= server.state.input_tokens + server.state.output_tokens
+    assert paid["paid_dollars"] == pytest.approx(sum(pd.concat(pd.read_parquet(arms[0].step_dir(step) / rundir.ANSWERS)
+                                                          for step in range(arms[0].load_state().step)).query("not cached")["cost_usd"]))
+    assert f"Paid to the testee API: ${paid['paid_dollars']:,.2f} for {paid['paid_calls']} replies" in resumed.stdout
 
 
 def test_an_outage_that_begins_at_the_end_of_a_step_is_redone_on_resume_not_kept(prefect_server, mlflow_uri, params_path):

@@ -80,3 +80,18 @@ def test_sent_calls_left_open_are_those_neither_cached_nor_unsent_from_the_step_
         record.write('{"closed": "' + tickets[1][:5])  # a line a lost machine cut: not counted
     assert steps[4].left_open(from_step=4) == Reservation(2, 100, 0.375)
     assert SentCalls(tmp_path / "none.jsonl", 0).left_open(from_step=0) == Reservation(0, 0, 0.0)
+
+
+def test_what_was_paid_counts_the_replies_and_the_attempts_left_open_over_every_step(tmp_path):
+    record = tmp_path / "sea.sent-calls.jsonl"
+    first, redo = SentCalls(record, 0), SentCalls(record, 1)
+    answered = first.opened(Reservation(1, 100, 0.5))
+    first.closed(answered, tokens=30, dollars=0.125)  # answered: what the reply used, not its worst case
+    never_left = first.opened(Reservation(1, 100, 0.5))
+    first.closed(never_left)
+    first.opened(Reservation(1, 80, 0.25))  # cut in flight: may be billed
+    redo.closed(redo.opened(Reservation(1, 100, 0.5)), tokens=20, dollars=0.0625)
+    assert redo.paid() == {"paid_calls": 2, "paid_tokens": 50, "paid_dollars": 0.1875, "unsettled_calls": 1, "unsettled_dollars": 0.25}
+    unpriced = SentCalls(tmp_path / "x.sent-calls.jsonl", 0)
+    unpriced.closed(unpriced.opened(Reservation(1, 10, 0.0)), tokens=5, dollars=None)
+    assert unpriced.paid()["paid_dollars"] is None  # unknown, never 0
