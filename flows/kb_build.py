@@ -9,6 +9,7 @@ import time
 from prefect import flow
 
 from flows.compute import task_runner
+from sea.kb.schema import require_replaceable
 from sea.kb.sharded import documents_in, merge_shards, parts_dir, plan, require_index
 from sea.settings import Params
 from tasks.kb import convert_shard
@@ -37,5 +38,6 @@ def _build(params: dict, progress: bool) -> dict:
 def build_sharded(params: Params, progress: bool = True) -> dict:
     """Build params.paths.kb_dir from the multistream dump params.kb.input; returns the build report."""
     require_index(params)  # before any cluster starts
+    require_replaceable(params.paths.kb_dir)
     runner = task_runner(params.compute)
     return _build.with_options(task_runner=runner)(params.model_dump(mode="json"), progress)

@@ -16,7 +16,7 @@ from sea.embeddings import Embedder, embedding_cache_path, titled_text
 from sea.errors import SourceError
 from sea.kb.dump import iter_dump
 from sea.kb.records import iter_jsonl, iter_parquet
-from sea.kb.schema import BUILD_REPORT_FILE, KnowledgeBaseWriter, SkipCounts, SourceDocument, SourceNotes, doc_id_for, para_id_for
+from sea.kb.schema import BUILD_REPORT_FILE, KnowledgeBaseWriter, require_replaceable, SkipCounts, SourceDocument, SourceNotes, doc_id_for, para_id_for
 from sea.kb.vital import iter_vital
 from sea.settings import KbSettings, Params, require_input
 
@@ -143,6 +143,7 @@ def commit_with_report(writer: KnowledgeBaseWriter, kb: KbSettings, skips: SkipC
 def build_knowledge_base(params: Params, progress: bool = True) -> dict:
     """Write the knowledge base for params.kb into params.paths.kb_dir; returns the build report."""
     kb = params.kb
+    require_replaceable(params.paths.kb_dir)
     skips = SkipCounts()
     notes = SourceNotes()
     started = time.perf_counter()

@@ -11,6 +11,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sea.errors import ParamsError
+
 DOCUMENTS_FILE = "documents.parquet"
 PARAGRAPHS_FILE = "paragraphs.parquet"
 BUILD_REPORT_FILE = "build_report.json"
@@ -79,6 +81,16 @@ ENGLISH_WIKIPEDIA = "https://en.wikipedia.org/wiki/"
 def wikipedia_url(title: str, base: str = ENGLISH_WIKIPEDIA) -> str:
     """The article's URL on the wiki whose article paths start with base."""
     return base + title.replace(" ", "_")
+
+
+def require_replaceable(kb_dir: Path) -> None:
+    """A build replaces kb_dir whole: refuse one that holds files of someone else's (the build's input, notes)."""
+    owned = {DOCUMENTS_FILE, PARAGRAPHS_FILE, BUILD_REPORT_FILE}
+    foreign = sorted(entry.name for entry in kb_dir.iterdir() if entry.name not in owned) if kb_dir.is_dir() else []
+    if foreign:
+        listed = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        raise ParamsError(f"paths.kb_dir: {kb_dir} holds {listed}, which building the knowledge base would delete (it replaces "
+                          f"the folder whole); point paths.kb_dir at a folder of its own, or move them out")
 
 
 class KnowledgeBaseWriter:

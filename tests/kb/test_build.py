@@ -5,7 +5,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from sea.categories import CATEGORIES
-from sea.errors import SourceError
+from sea.errors import ParamsError, SourceError
 from sea.kb.build import build_knowledge_base, clip
 from sea.kb.schema import (
     BUILD_REPORT_FILE,
@@ -78,3 +78,16 @@ def test_clip_cuts_at_a_sentence_end():
     assert clip(text, 100) == text
     assert clip(text, 30) == "First sentence."
     assert clip("no sentence end in sight at all", 10) == "no sentenc"
+
+
+def test_a_folder_holding_other_files_is_not_replaced_by_the_build(make_params, jsonl_input):
+    params = make_params(kb={"source": "jsonl", "input": jsonl_input})
+    build_knowledge_base(params, progress=False)
+    build_knowledge_base(params, progress=False)  # a knowledge base of its own is replaced
+    kb_dir = params.paths.kb_dir
+    (kb_dir / "my-notes.txt").write_text("kept", encoding="utf-8")
+    own_input = kb_dir / "source.jsonl"
+    own_input.write_bytes(jsonl_input.read_bytes())
+    with pytest.raises(ParamsError, match=r"paths\.kb_dir: .* holds my-notes\.txt, source\.jsonl, which building"):
+        build_knowledge_base(params.model_copy(update={"kb": params.kb.model_copy(update={"input": own_input})}), progress=False)
+    assert (kb_dir / "my-notes.txt").read_text(encoding="utf-8") == "kept" and own_input.is_file()

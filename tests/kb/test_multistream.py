@@ -106,6 +106,10 @@ def test_in_process_sharded_build_equals_it_too_and_reuses_finished_shards(multi
     stamps = [p.stat().st_mtime_ns for p in parts]
     build_sharded(params, progress=False)  # every shard done: none is converted again
     assert len(parts) == 11 and [p.stat().st_mtime_ns for p in parts] == stamps
+    (params.paths.kb_dir / "notes.txt").write_text("kept", encoding="utf-8")
+    with pytest.raises(ParamsError, match=r"holds notes\.txt, which building the knowledge base would delete"):
+        build_sharded(params, progress=False)  # refused before any shard is planned
+    assert (params.paths.kb_dir / "notes.txt").is_file()
 
 
 def test_a_capped_build_converts_only_the_shards_it_needs(multistream, streaming, tmp_path, prefect_server):
