@@ -122,6 +122,9 @@ def _audit(args: argparse.Namespace) -> None:
     overrides = dict(parse_override(text) for text in args.set)
     # Every user error surfaces here, in a second or two, before Prefect or any model starts.
     plan = plan_audit(args.params, overrides, args.resume or args.run_id, bool(args.resume))
+    from flows.tracking import check_tracking
+
+    check_tracking(plan.params)
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")  # task-run chatter would drown the progress bars
     from prefect.exceptions import PrefectHTTPStatusError
 

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from flows.audit import sea_audit
 from flows.server import prefect_api
+from flows.tracking import check_tracking
 from sea.audit.validate import plan_audit
 from sea.errors import SeaError
 from sea.settings import load_params
@@ -76,7 +77,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _stop)
     try:
         deployment = audit_deployment(args.params, args.cron, args.interval)
-        plan_audit(args.params, overrides=None, run_id=None, resume=False)  # said now, not in every scheduled run's log
+        check_tracking(plan_audit(args.params, overrides=None, run_id=None, resume=False).params)  # said now, not in every run's log
         with prefect_api(load_params(args.params).paths.cache_dir / "prefect-server.log") as url:
             print(f"Prefect API: {url}   UI: {url.removesuffix('/api')}", flush=True)
             if dropped := drop_missed_runs():

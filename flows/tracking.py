@@ -13,9 +13,12 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import mlflow
 from filelock import FileLock
@@ -23,7 +26,9 @@ from mlflow.entities import Experiment, Param
 from mlflow.tracking import MlflowClient
 
 from sea.audit.rundir import COMPARE_DIR, ArmDir, RunDir, flatten, slug
+from sea.errors import ParamsError
 from sea.files import read_json, write_json
+from sea.settings import Params
 
 RECORD = "mlflow.json"
 _MAX_PARAM_CHARS = 6000  # MLflow's limit on a param value
@@ -41,8 +46,26 @@ HEADLINE = {"error_rate": "cumulative_error_rate", "error_rate_vs_random": "erro
             "cost_per_error": "cost_per_error", "failed_calls": "failed_calls", "paid_dollars": "paid_dollars"}
 
 
-def tracking_uri(run: RunDir) -> str:
-    return os.environ.get("MLFLOW_TRACKING_URI") or run.params.audit.mlflow_tracking_uri
+def tracking_uri(params: Params) -> str:
+    return os.environ.get("MLFLOW_TRACKING_URI") or params.audit.mlflow_tracking_uri
+
+
+def check_tracking(params: Params, timeout_s: float = 5) -> None:
+    """An MLflow server that does not answer is said at once, not after minutes of MLflow's retries."""
+    uri = urlsplit(tracking_uri(params))
+    if uri.scheme not in ("http", "https"):
+        return
+    shown = uri._replace(netloc=uri.netloc.rpartition("@")[2]).geturl()  # never the credentials a URI may carry
+    try:
+        with urllib.request.urlopen(f"{uri.geturl().rstrip('/')}/health", timeout=timeout_s):
+            pass
+    except urllib.error.HTTPError:
+        pass  # it answers
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "reason", error)
+        raise ParamsError(f"the MLflow tracking server {shown} does not answer ({reason}); start it, or point "
+                          f"audit.mlflow_tracking_uri (MLFLOW_TRACKING_URI wins over it) at one that does, or at "
+                          f"sqlite:///mlflow.db") from None
 
 
 @contextmanager
@@ -106,7 +129,7 @@ def open_experiment(uri: str, name: str) -> tuple[MlflowClient, Experiment]:
 class AuditTracker:
     def __init__(self, run: RunDir):
         self.run = run
-        self.uri = tracking_uri(run)
+        self.uri = tracking_uri(run.params)
         self.client, experiment = open_experiment(self.uri, run.params.audit.mlflow_experiment)
         self.experiment_id = experiment.experiment_id
         self._path = run.root / RECORD

@@ -54,10 +54,12 @@ def params_path(vital_sample, tmp_path):
     (["--set", "index.factory=IVF999999,Flat"], "index.factory is 'IVF999999,Flat' but the index"),
     (["--set", "models.testee.model=openai-compatible:x", "--set", "models.testee.base_url=http://127.0.0.1:9/v1",
       "--set", "budget.dollars=1"], "budget.dollars: openai-compatible:x has no price"),
+    (["--set", "audit.mlflow_tracking_uri=http://user:secret@127.0.0.1:9"], "the MLflow tracking server http://127.0.0.1:9 does not answer"),
 ])
 def test_a_user_error_is_one_line_before_prefect_or_a_run_directory_exists(params_path, tmp_path, args, message):
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "PREFECT_API_URL")}
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "PREFECT_API_URL", "MLFLOW_TRACKING_URI")}
     done = sea(["--params", params_path, "--quiet", "audit", *args], env)
+    assert "secret" not in done.stderr
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("sea: error: ") and message in done.stderr
     assert "Traceback" not in done.stderr and "prefect" not in (done.stdout + done.stderr).lower()
