@@ -41,6 +41,19 @@ def resolve_model(name: str) -> tuple[str, bool]:
     return name, Path(name).expanduser().is_dir()
 
 
+def require_device(device: str) -> None:
+    """embedding.device, unless the CPU, is one this machine's torch can use."""
+    if device == "cpu":
+        return
+    import torch
+
+    kind, _, number = device.partition(":")
+    count = torch.cuda.device_count() if kind == "cuda" else int(torch.backends.mps.is_available())
+    if int(number or 0) >= count:
+        raise ParamsError(f"embedding.device: {device} is not available on this machine (torch {torch.__version__} sees "
+                          f"{count} {kind} device{'s' if count != 1 else ''}); set embedding.device: cpu")
+
+
 class Embedder:
     """Normalised float32 sentence embeddings from a sentence-transformers model, looked up in
     a VectorCache first (in memory unless a cache file is given).
@@ -60,6 +73,7 @@ class Embedder:
         from sentence_transformers import SentenceTransformer
 
         location, local = resolve_model(self.settings.model)
+        require_device(self.settings.device)
         try:
             return SentenceTransformer(location, device=self.settings.device, local_files_only=local or _hub_offline(),
                                        trust_remote_code=self.settings.trust_remote_code)

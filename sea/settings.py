@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from pathlib import Path
 from typing import Literal, get_args
@@ -77,8 +78,15 @@ class ComputeSettings(_Section):
 class EmbeddingSettings(_Section):
     model: str = DEFAULT_EMBEDDING_MODEL
     batch_size: int = Field(default=64, ge=1)
-    device: str = "cpu"
+    device: str = "cpu"  # whether this machine has it: sea.embeddings.require_device
     trust_remote_code: bool = False
+
+    @field_validator("device")
+    @classmethod
+    def _a_device(cls, device: str) -> str:
+        if not re.fullmatch(r"cpu|mps|cuda(:\d+)?", device):
+            raise ValueError(f"{device!r} is not a device; use cpu, cuda, cuda:N or mps")
+        return device
 
 
 class IndexSettings(_Section):

@@ -14,6 +14,11 @@ def test_default_model_comes_from_the_bundled_package():
     assert resolve_model("Alibaba-NLP/gte-multilingual-base") == ("Alibaba-NLP/gte-multilingual-base", False)
 
 
+def test_a_device_this_machine_lacks_is_named_before_the_model_loads():
+    with pytest.raises(ParamsError, match=r"embedding\.device: cuda:99 is not available on this machine .*; set embedding\.device: cpu$"):
+        Embedder(EmbeddingSettings(device="cuda:99"))
+
+
 def test_any_model_directory_works_and_vectors_are_normalised(embedder):
     location, _ = resolve_model("all-MiniLM-L6-v2")
     by_path = Embedder(EmbeddingSettings(model=location))

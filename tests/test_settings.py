@@ -48,6 +48,12 @@ def test_true_or_false_is_not_read_as_a_number():
     assert parse_params({"questions": {"section_hint": True}}).questions.section_hint is True
 
 
+def test_an_embedding_device_is_one_torch_knows():
+    with pytest.raises(ParamsError, match=r"embedding\.device: 'banana' is not a device; use cpu, cuda, cuda:N or mps$"):
+        parse_params({"embedding": {"device": "banana"}})
+    assert parse_params({"embedding": {"device": "cuda:1"}}).embedding.device == "cuda:1"  # whether it is here: at use
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sea.audit.rundir import existing_run, new_run_id
-from sea.embeddings import SIDECAR_FILE
+from sea.embeddings import SIDECAR_FILE, require_device
 from sea.errors import ParamsError
 from sea.files import read_json
 from sea.index import check_index
@@ -77,6 +77,7 @@ def check_embedder(params: Params) -> None:
     sidecar = params.paths.embeddings_dir / SIDECAR_FILE
     if not sidecar.is_file():
         raise ParamsError(f"no document embeddings in {params.paths.embeddings_dir}; build them with `dvc repro` (or `sea embed`)")
+    require_device(params.embedding.device)
     built_with = read_json(sidecar)["model"]
     if built_with != params.embedding.model:
         raise ParamsError(f"embedding.model is {params.embedding.model!r} but the knowledge base's embeddings in "

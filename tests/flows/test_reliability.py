@@ -54,6 +54,7 @@ def params_path(vital_sample, tmp_path):
     (["--set", "index.factory=IVF999999,Flat"], "index.factory is 'IVF999999,Flat' but the index"),
     (["--set", "models.testee.model=openai-compatible:x", "--set", "models.testee.base_url=http://127.0.0.1:9/v1",
       "--set", "budget.dollars=1"], "budget.dollars: openai-compatible:x has no price"),
+    (["--set", "embedding.device=cuda:99"], "embedding.device: cuda:99 is not available on this machine"),
     (["--set", "audit.mlflow_tracking_uri=http://user:secret@127.0.0.1:9"], "the MLflow tracking server http://127.0.0.1:9 does not answer"),
 ])
 def test_a_user_error_is_one_line_before_prefect_or_a_run_directory_exists(params_path, tmp_path, args, message):
