@@ -207,7 +207,7 @@ class SimulatedProfile(_Section):
     context_adoption: float = Field(default=0.3, ge=0, le=1)  # shown the paragraph: share answered from it (sea retest)
     shares_regions_of: str | None = None  # another profile, whose first shared_regions regions are blind spots here too
     shared_regions: int = Field(default=0, ge=0)  # (sea transfer's ground truth: a known overlap between two testees)
-    seed: int = 0
+    seed: int = Field(default=0, ge=0)
 
     @field_validator("category_error")
     @classmethod
@@ -234,7 +234,7 @@ class QuestionSettings(_Section):
     writer_attempts: int = Field(default=3, ge=1)  # tries for a writer reply with the right count of valid items
     neighbours: int = Field(default=10, ge=1)  # nearby documents that offline distractors come from
     latest_year: int | None = None  # the knowledge base's date: no offline year distractor after it (None: read from the text)
-    seed: int = 0
+    seed: int = Field(default=0, ge=0)
 
 
 class PlusSettings(_Section):
@@ -268,7 +268,7 @@ class SearchSettings(_Section):
     tau: float = Field(default=0.5, ge=0, le=1)  # error rate above which a paragraph becomes a source
     gamma: float = Field(default=0.5, ge=0, le=1)  # descendants' mean error below which a source is pruned
     arms: list[str] = ["sea", "no_pruning", "random"]  # names from sea/search/arms.py, checked by check_audit
-    seed: int = 0
+    seed: int = Field(default=0, ge=0)
     plus: PlusSettings = PlusSettings()
 
 
@@ -301,7 +301,7 @@ class FindingsSettings(_Section):
     examples: int = Field(default=3, ge=0)  # wrong answers shown per cluster
     retest_questions: int | None = Field(default=500, ge=1)  # sea retest: wrong answers re-asked (None: all)
     transfer_calls: int | None = Field(default=2000, ge=0)  # sea transfer: new calls per testee (None: no limit)
-    seed: int = 0  # the map's t-SNE layout
+    seed: int = Field(default=0, ge=0)  # the map's t-SNE layout
 
 
 class Params(_Section):

@@ -54,6 +54,13 @@ def test_an_embedding_device_is_one_torch_knows():
     assert parse_params({"embedding": {"device": "cuda:1"}}).embedding.device == "cuda:1"  # whether it is here: at use
 
 
+@pytest.mark.parametrize("key", ["search.seed", "questions.seed", "findings.seed", "simulated.paper-regime.seed"])
+def test_a_negative_seed_is_refused(key):
+    """numpy refuses it, deep inside the audit, after the run directory is made."""
+    with pytest.raises(ParamsError, match=rf"{key}: Input should be greater than or equal to 0 \(got -1\)"):
+        load_params(REPO / "params.yaml", {key: -1})
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})
