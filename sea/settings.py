@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Literal, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
@@ -28,10 +28,13 @@ class _Section(BaseModel):
 
     @field_validator("*", mode="before")
     @classmethod
-    def _no_true_or_false_for_a_number(cls, value: object, info: ValidationInfo) -> object:
-        """Pydantic would read YAML's true and false as 1 and 0 where a number is expected."""
+    def _yaml_booleans(cls, value: object, info: ValidationInfo) -> object:
+        """YAML 1.1 reads on/off (and yes/no) as true/false: where the choices are 'on' and 'off' they mean those.
+        Pydantic would read true and false as 1 and 0 where a number is expected: refused."""
         annotation = cls.model_fields[info.field_name].annotation
         types = {annotation, *get_args(annotation)}
+        if isinstance(value, bool) and get_origin(annotation) is Literal and {"on", "off"} <= types:
+            return "on" if value else "off"
         if isinstance(value, bool) and bool not in types and types & {int, float}:
             allowed = " or null" if type(None) in types else ""
             raise ValueError(f"{str(value).lower()} is not a number; write a number{allowed}")

@@ -61,6 +61,15 @@ def test_a_negative_seed_is_refused(key):
         load_params(REPO / "params.yaml", {key: -1})
 
 
+def test_on_and_off_read_by_yaml_as_booleans_are_on_and_off(tmp_path):
+    written = tmp_path / "params.yaml"
+    written.write_text("questions:\n  gate: off\n")  # YAML 1.1: false
+    assert load_params(written).questions.gate == "off"
+    assert load_params(written, {"questions.gate": True}).questions.gate == "on"  # --set questions.gate=on
+    with pytest.raises(ParamsError, match=r"kb\.source: True is not allowed"):
+        parse_params({"kb": {"source": True}})
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})
