@@ -407,13 +407,33 @@ def parse_params(raw: object, file: str = "params.yaml", overrides: dict[str, ob
         raise ParamsError(f"{origin} is invalid:\n  {problems}") from None
 
 
+class _DuplicateKey(yaml.YAMLError):
+    pass
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML keeps the last of a key given twice in one mapping; DVC refuses the file, and so does this."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set[object] = set()
+        for key_node, _ in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+                key = self.construct_object(key_node)
+                if key in seen:
+                    raise _DuplicateKey(f"line {key_node.start_mark.line + 1}: {key!r} is given twice in one mapping")
+                seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
 def load_params(path: Path | str = "params.yaml", overrides: dict[str, object] | None = None) -> Params:
     """params.yaml validated, with `overrides` ({"budget.testee_calls": 2000, ...}) applied first."""
     path = Path(path)
     if not path.is_file():
         raise ParamsError(f"{path}: not found; run from the repository root or pass --params PATH")
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
+    except _DuplicateKey as error:
+        raise ParamsError(f"{path}: {error}; keep one of them") from None
     except yaml.YAMLError as error:
         raise ParamsError(f"{path}: not valid YAML ({error}); fix the syntax") from None
     except UnicodeDecodeError as error:

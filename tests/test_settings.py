@@ -96,6 +96,10 @@ def test_missing_or_malformed_params_file(tmp_path):
     broken.write_text("kb: [unclosed\n")
     with pytest.raises(ParamsError, match="not valid YAML"):
         load_params(broken)
+    twice = tmp_path / "twice.yaml"
+    twice.write_text("base: &base {tokens: 5}\nbudget:\n  <<: *base\n  tokens: 9\n  testee_calls: 100\n  testee_calls: 300\n")
+    with pytest.raises(ParamsError, match=r"twice\.yaml: line 6: 'testee_calls' is given twice in one mapping; keep one of them$"):
+        load_params(twice)  # a key a merge (<<) brings in is not one given twice
     listed = tmp_path / "list.yaml"
     listed.write_text("- kb\n")
     with pytest.raises(ParamsError, match="expected a mapping"):
