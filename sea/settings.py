@@ -40,6 +40,12 @@ class _Section(BaseModel):
             raise ValueError(f"{str(value).lower()} is not a number; write a number{allowed}")
         return value
 
+    @field_validator("*")
+    @classmethod
+    def _home_expanded(cls, value: object) -> object:
+        """~ in a path is the home directory, as in a shell."""
+        return value.expanduser() if isinstance(value, Path) else value
+
 
 class PathSettings(_Section):
     packaged_dir: Path = Path("data/packaged")

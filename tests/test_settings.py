@@ -70,6 +70,12 @@ def test_on_and_off_read_by_yaml_as_booleans_are_on_and_off(tmp_path):
         parse_params({"kb": {"source": True}})
 
 
+def test_a_path_may_start_at_the_home_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    params = parse_params({"kb": {"input": "~/x.jsonl"}, "paths": {"kb_dir": "~/kb"}, "audit": {"runs_dir": "~"}})
+    assert (params.kb.input, params.paths.kb_dir, params.audit.runs_dir) == (tmp_path / "x.jsonl", tmp_path / "kb", tmp_path)
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})
