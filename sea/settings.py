@@ -68,6 +68,13 @@ class KbSettings(_Section):
     multistream_index: str | None = None  # null: the -multistream-index.txt.bz2 beside the dump
     streams_per_shard: int = Field(default=100, ge=1)  # bz2 streams (100 pages each) converted per task
 
+    @model_validator(mode="after")
+    def _paragraph_bounds_ordered(self) -> KbSettings:
+        if self.min_paragraph_chars > self.max_paragraph_chars:
+            raise ValueError(f"kb.min_paragraph_chars ({self.min_paragraph_chars}) is above kb.max_paragraph_chars "
+                             f"({self.max_paragraph_chars}), so every paragraph would be skipped; lower the one or raise the other")
+        return self
+
 
 class ComputeSettings(_Section):
     """Where the heavy stages run: in this process, or on a Dask cluster through Prefect's DaskTaskRunner."""

@@ -76,6 +76,13 @@ def test_a_path_may_start_at_the_home_directory(tmp_path, monkeypatch):
     assert (params.kb.input, params.paths.kb_dir, params.audit.runs_dir) == (tmp_path / "x.jsonl", tmp_path / "kb", tmp_path)
 
 
+def test_a_shortest_paragraph_above_the_longest_is_refused():
+    with pytest.raises(ParamsError, match=r"kb: kb\.min_paragraph_chars \(500\) is above kb\.max_paragraph_chars \(300\), .*; "
+                                          r"lower the one or raise the other$"):
+        parse_params({"kb": {"min_paragraph_chars": 500, "max_paragraph_chars": 300}})
+    assert parse_params({"kb": {"min_paragraph_chars": 300, "max_paragraph_chars": 300}}).kb.min_paragraph_chars == 300
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})
