@@ -57,7 +57,7 @@ def iter_jsonl(path: Path, skips: SkipCounts) -> Iterator[SourceDocument]:
             if not raw.strip():
                 continue
             try:
-                record = json.loads(raw.decode("utf-8"))
+                record = json.loads(raw.decode("utf-8-sig"))  # a BOM: Windows tools start UTF-8 text with one
             except UnicodeDecodeError:
                 skips.add("invalid UTF-8")
                 continue

@@ -59,6 +59,14 @@ def test_bad_lines_are_counted_not_fatal(tmp_path):
     assert skips.counts == {"invalid UTF-8": 1, "invalid JSON": 2, "missing title or text": 2}
 
 
+def test_a_byte_order_mark_does_not_lose_the_first_record(tmp_path):
+    path = tmp_path / "kb.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"title": "First", "text": "A text."}\n{"title": "Second", "text": "Another."}\n')
+    skips = SkipCounts()
+    assert [doc.title for doc in iter_jsonl(path, skips)] == ["First", "Second"]
+    assert skips.counts == {}
+
+
 def test_parquet_records(tmp_path):
     path = tmp_path / "kb.parquet"
     pq.write_table(pa.Table.from_pylist([PAPER_RECORD, {**PAPER_RECORD, "name": "Anarchy"}]), path)
