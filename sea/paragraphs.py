@@ -120,7 +120,10 @@ class ParagraphStore:
 
     def record(self, para_id: int) -> tuple[int, int, str | None, str, str | None]:
         """The paragraph's (para_id, doc_id, section, text, title), as plain values (a KeyError names an unknown id)."""
-        found = self._db.execute(f"{_SELECT} WHERE p.para_id = ?", (int(para_id),)).fetchone()
+        try:
+            found = self._db.execute(f"{_SELECT} WHERE p.para_id = ?", (int(para_id),)).fetchone()
+        except OverflowError:  # beyond SQLite's 64-bit integers: not an id
+            found = None
         if found is None:
             raise KeyError(f"no paragraph with para_id {para_id} in the knowledge base")
         return found

@@ -77,6 +77,8 @@ def test_the_store_on_disk_returns_what_the_knowledge_base_holds(make_params, tm
     para_id = int(expected["para_id"].iloc[5])
     assert store.row(para_id)["text"] == expected["text"].iloc[5] and para_id in store and 12345 not in store
     assert store.record(para_id) == tuple(expected.iloc[5][["para_id", "doc_id", "section", "text", "title"]])
+    with pytest.raises(KeyError, match=f"no paragraph with para_id {2**63} in the knowledge base"):
+        store.record(2**63)  # sea questions preview --para-id beyond SQLite's integers
     assert list(store.texts([0, 5])) == [expected["text"].iloc[0], expected["text"].iloc[5]]
     by_id = sorted(expected["para_id"].tolist())  # places in para_id order, found both ways
     assert store.ids_at([3, 0, len(by_id) - 1]) == [by_id[3], by_id[0], by_id[-1]]
