@@ -49,7 +49,7 @@ def bench_dump(path: Path, workers: int) -> dict:
 
 
 def bench_embedding(vital_path: Path) -> dict:
-    documents = list(iter_vital(vital_path, SkipCounts()))[:EMBED_SAMPLE]
+    documents = list(iter_vital(vital_path, SkipCounts(), vital_path))[:EMBED_SAMPLE]
     embedder = Embedder(load_params().embedding)  # in-memory cache: every text is really embedded
     texts = [titled_text(doc.title, doc.abstract) for doc in documents]
     started = time.perf_counter()

@@ -15,6 +15,7 @@ from sea.categories import candidates_for_label, category_prompts, category_sour
 from sea.embeddings import Embedder, embedding_cache_path, titled_text
 from sea.errors import SourceError
 from sea.kb.dump import iter_dump
+from sea.kb.fetch import PACKAGED_SOURCES
 from sea.kb.records import iter_jsonl, iter_parquet
 from sea.kb.schema import BUILD_REPORT_FILE, KnowledgeBaseWriter, require_replaceable, SkipCounts, SourceDocument, SourceNotes, doc_id_for, para_id_for
 from sea.kb.vital import iter_vital
@@ -27,7 +28,7 @@ def open_source(params: Params, skips: SkipCounts, notes: SourceNotes, progress:
     kb = params.kb
     path = require_input(kb)
     if kb.source == "vital10k":
-        return iter_vital(path, skips)
+        return iter_vital(path, skips, params.paths.packaged_dir / PACKAGED_SOURCES["vital10k"].filename)
     if kb.source in ("enwiki-sample", "wikipedia-dump"):
         return iter_dump(path, skips, workers=kb.workers, progress=progress, notes=notes)
     if kb.source == "jsonl":
