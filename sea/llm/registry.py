@@ -49,13 +49,25 @@ class Models:
 
 
 def check_dollar_budget(params: Params) -> None:
-    """A dollar budget needs every testee's price."""
-    prices = price_table(params)
-    if params.budget.dollars is not None:
-        for testee in params.testee_settings():
-            if prices.lookup(testee.model) is None:
-                raise ParamsError(f"budget.dollars: {testee.model} has no price, so a dollar budget cannot be enforced; "
-                                  f"add it under `prices:` in params.yaml or budget in calls or tokens")
+    """A dollar budget needs every testee's price, must pay for one batch, and must limit something."""
+    prices, budget, search, questions = price_table(params), params.budget, params.search, params.questions
+    if budget.dollars is None:
+        return
+    only_dollars = budget.testee_calls is None and budget.tokens is None
+    per_batch = search.batch_size * questions.per_paragraph * questions.variants
+    for testee in params.testee_settings():
+        price = prices.lookup(testee.model)
+        if price is None:
+            raise ParamsError(f"budget.dollars: {testee.model} has no price, so a dollar budget cannot be enforced; "
+                              f"add it under `prices:` in params.yaml or budget in calls or tokens")
+        if only_dollars and not price["input"] and not price["output"]:
+            raise ParamsError(f"budget.dollars: {testee.model} costs nothing, so a dollar budget alone limits nothing; "
+                              f"set budget.testee_calls or budget.tokens")
+        least = per_batch * testee.max_tokens * price["output"] / 1e6  # every call may answer at length
+        if budget.dollars < least:
+            raise ParamsError(f"budget.dollars: {budget.dollars:g} cannot pay for one batch of {testee.model} ({per_batch} "
+                              f"calls of up to {testee.max_tokens} output tokens at ${price['output']:g} per million = "
+                              f"${least:.6g}); raise it or lower search.batch_size")
 
 
 def build_models(params: Params, roles: tuple[str, ...] = ROLES, embedder: Callable[[], Embedder] | None = None) -> Models:
