@@ -91,7 +91,10 @@ def build_report(run: RunDir, out: Path, findings_dir: Path | None = None) -> Pa
     findings_dir = findings_dir or run.root / "findings"
     summary = pd.DataFrame(summarise(run)["arms"])
     tables = {arm: t for arm, t in ((arm, arm_tables(arm)) for arm in run.arms()) if t}
+    progress = run.progress()
     clusters = read_json(findings_dir / "findings.json") if (findings_dir / "findings.json").is_file() else None
+    stale = clusters is not None and _out_of_date(clusters, progress)
+    clusters = None if stale else clusters
     failed = _failed(tables)
     sections = [_section("results", "The arms side by side", _results(run, summary))]
     sections += _review(run)
@@ -99,7 +102,7 @@ def build_report(run: RunDir, out: Path, findings_dir: Path | None = None) -> Pa
     if not curve_rows.empty:
         sections.append(_section("curves", "Cumulative error rate per arm", [_figure(curve_figure(curve_rows), "cumulative error rate against questions asked, per arm")]))
     sections += _blind_spots(run, tables)
-    sections += _findings(findings_dir, clusters, run.run_id)
+    sections += _findings(findings_dir, clusters, run.run_id, progress, stale)
     sections += _categories(tables)
     sections.append(_dags(run, tables))
     if failed["paragraphs"]:
@@ -256,10 +259,17 @@ def _blind_spots(run: RunDir, tables: dict[ArmDir, dict]) -> list[dict]:
         _table(table(frame, {c: n for c, n in columns.items() if c in frame}, {"precision": 2, "recall": 2, "budget_inside": 2}))])]
 
 
-def _findings(directory: Path, result: dict | None, run_id: str) -> list[dict]:
+def _out_of_date(result: dict, progress: dict[str, int]) -> bool:
+    """Made from fewer steps than the run now has (a result without the stamp predates it, and is taken as it is)."""
+    return result.get("run_steps", progress) != progress
+
+
+def _findings(directory: Path, result: dict | None, run_id: str, progress: dict[str, int], stale: bool) -> list[dict]:
     if result is None:
+        command = f"<code>sea findings {escape(run_id)}</code>"
         return [_section("clusters", "Error clusters", [_text(
-            f"Not computed yet: <code>sea findings {escape(run_id)}</code> groups each testee's failures into named clusters.")])]
+            f"Out of date: made before the run's latest steps; run {command} again (and its retest and transfer)." if stale else
+            f"Not computed yet: {command} groups each testee's failures into named clusters.")])]
     blocks = [_text("Each testee's source paragraphs grouped by where they lie (a cluster: the sources among one article's nearest "
                     "articles in the index), named by their most distinctive terms (class-based TF-IDF) and most central titles.", muted=True)]
     for testee in result["testees"]:
@@ -289,7 +299,7 @@ def _findings(directory: Path, result: dict | None, run_id: str) -> list[dict]:
                                 f"completeness {truth['completeness']:.2f}.{_separability(truth)}"))
     if (directory / "map.png").is_file():
         blocks.append(_figure((directory / "map.png").read_bytes(), "map of the evaluated articles, sources coloured by error cluster"))
-    return [_section("clusters", "Error clusters", blocks)] + _retests(directory) + _transfer(directory)
+    return [_section("clusters", "Error clusters", blocks)] + _retests(directory, progress) + _transfer(directory, progress)
 
 
 def _separability(truth: dict) -> str:
@@ -298,13 +308,17 @@ def _separability(truth: dict) -> str:
     return f" Sources put with the nearest region's mean vector would score adjusted Rand {bound['adjusted_rand']:.2f}." if bound else ""
 
 
-def _retests(directory: Path) -> list[dict]:
+def _retests(directory: Path, progress: dict[str, int]) -> list[dict]:
     results = [read_json(path) for path in sorted(directory.glob("retest-*.json"))]
     if not results:
         return []
     blocks = [_text("Wrong answers asked again with the source paragraph shown (as data the prompt says never to obey): "
                     "fixed, the same wrong answer (the model keeps its memory against the context), or another wrong answer.", muted=True)]
     for result in results:
+        if _out_of_date(result, progress):
+            blocks.append(_text(f"{escape(result['testee'])}: out of date, made before the run's latest steps; run "
+                                f"<code>sea retest {escape(result['run_id'])} --testee {escape(result['testee'])}</code> again."))
+            continue
         if not result["asked"]:
             blocks.append(_text(f"{escape(result['testee'])}: no wrong answer to retest."))
             continue
@@ -321,11 +335,14 @@ def _retests(directory: Path) -> list[dict]:
     return [_section("retest", "Context retest", blocks)]
 
 
-def _transfer(directory: Path) -> list[dict]:
+def _transfer(directory: Path, progress: dict[str, int]) -> list[dict]:
     path = directory / "transfer.json"
     if not path.is_file():
         return []
     result = read_json(path)
+    if _out_of_date(result, progress):
+        return [_section("transfer", "Transfer across testees", [_text(
+            f"Out of date: made before the run's latest steps; run <code>sea transfer {escape(result['run_id'])}</code> again.")])]
     pairs = pd.DataFrame([p for p in result["pairs"] if p["testee"] != p["subset_of"]])
     blocks = [_text("Each testee asked the questions of every other testee's source paragraphs (its error subset): its accuracy "
                     "there, what the planted blind spots predict (expected, simulated testees), and the correlation of the two "

@@ -204,6 +204,11 @@ class RunDir:
             write_json(self.root / CONFIG_FILE, self.config)
             self.params = params
 
+    def progress(self) -> dict[str, int]:
+        """The complete steps of each testee/arm: what an analysis of the run (findings, retest, transfer) was
+        made from, so that a report can tell one made before the run went on."""
+        return {f"{arm.testee}/{arm.arm}": arm.load_state().step for arm in self.arms()}
+
     def comparisons(self) -> list[dict]:
         """What sea.audit.compare found against earlier audits, as saved."""
         return [read_json(path) for path in sorted((self.root / COMPARE_DIR).glob("*.json"))]

@@ -161,7 +161,8 @@ def write_findings(run: RunDir, settings: FindingsSettings, out: Path, namer: Mo
     for clusters in (f.summary["clusters"] for f in found if namer is not None and f.summary["clusters"]):
         for cluster, name in zip(clusters, namer.run(written_names(namer, clusters)), strict=True):
             cluster["name"] = name
-    result = {"run_id": run.run_id, "settings": settings.model_dump(mode="json"), "testees": [f.summary for f in found]}
+    result = {"run_id": run.run_id, "run_steps": run.progress(), "settings": settings.model_dump(mode="json"),
+              "testees": [f.summary for f in found]}
     written = [out / "findings.json", out / "findings.md"]
     write_json(written[0], result)
     write_text(written[1], findings_markdown(result))

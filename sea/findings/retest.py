@@ -58,7 +58,7 @@ def retest(run: RunDir, testee: str, sample: int | None, seed: int, out: Path, c
              "category": categories.get(int(paragraphs.loc[para_of[r["question_id"]], "doc_id"]), ""),
              "cluster": _cluster_name((clusters or {}).get(para_of[r["question_id"]])),
              "status": _status(r, before[r["question_id"]])} for r in records if r["outcome"] != Outcome.FAILED]
-    result = {"run_id": run.run_id, "testee": testee, "wrong_answers": len(every_wrong),
+    result = {"run_id": run.run_id, "run_steps": run.progress(), "testee": testee, "wrong_answers": len(every_wrong),
               "asked": len(rows), "failed_calls": len(records) - len(rows), **_shares(rows),
               "by_category": _grouped(rows, "category"),
               "by_cluster": _grouped([r for r in rows if r["cluster"] is not None], "cluster") if clusters else [],

@@ -57,7 +57,7 @@ def transfer(run: RunDir, settings: FindingsSettings, out: Path, clusters: dict 
     subsets = {t: error_subset(seen[t]) for t in testees}
     answers = {i: _answers(run, i, seen[i], [subsets[j] for j in testees if j != i], settings, out, progress) for i in testees}
     truth = {t: _ground_truth(run.params, t) for t in testees}
-    result = {"run_id": run.run_id, "testees": testees, "tau": run.params.search.tau,
+    result = {"run_id": run.run_id, "run_steps": run.progress(), "testees": testees, "tau": run.params.search.tau,
               "calls": {t: answers[t].counts for t in testees},
               "pairs": [on_error_subset(i, j, subsets[j], answers[i].outcomes, truth[i]) for j in testees for i in testees],
               "clusters": _shared_clusters(clusters, subsets, answers, run.params.search.tau) if clusters else None}

@@ -101,3 +101,24 @@ def test_calls_that_failed_for_good_are_shown_beside_the_answers(vital_sample, t
     header, row = _results_table(html)[:2]
     assert header[header.index("wrong answers") + 1] == "failed calls" and row[header.index("failed calls")] == "2"
     assert "its reason is the raw reply in the arm" in html
+
+
+def test_findings_made_before_the_run_went_on_are_said_to_be_out_of_date(workspace, tmp_path):
+    from sea.findings.analysis import write_findings
+    from sea.findings.retest import retest
+    from sea.settings import FindingsSettings
+
+    sea = workspace.run.arm("simulated:probe", "sea")
+    run_steps(sea, in_process(workspace), count=3)
+    findings = workspace.run.root / "findings"
+    write_findings(workspace.run, FindingsSettings(min_cluster_size=2), findings)
+    retest(workspace.run, "simulated:probe", 5, 0, findings)
+    current = build_report(workspace.run, tmp_path / "current.html").read_text(encoding="utf-8")
+    assert "ut of date" not in current and "sources over all the run's arms" in current and "Context retest" in current
+    run_steps(sea, in_process(workspace))  # the run went on (a resume) after the findings were made
+    stale = build_report(workspace.run, tmp_path / "stale.html").read_text(encoding="utf-8")
+    assert f"Out of date: made before the run's latest steps; run <code>sea findings {workspace.run.run_id}</code> again" in stale
+    assert "sources over all the run's arms" not in stale and "categories, by wrong answers" in stale  # the headline's topics too
+    write_findings(workspace.run, FindingsSettings(min_cluster_size=2), findings)  # made again; the retest not
+    html = build_report(workspace.run, tmp_path / "retest.html").read_text(encoding="utf-8")
+    assert "sources over all the run's arms" in html and "simulated:probe: out of date, made before the run's latest steps" in html
