@@ -44,7 +44,7 @@ class Table:
 
 def number(value, digits: int = 3) -> str:
     """A cell: thousands separated, rates to `digits` places, a dash for nothing."""
-    if value is None or (isinstance(value, float) and value != value):
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -200,7 +200,8 @@ RESULT_COLUMNS = {"testee": "testee", "arm": "arm", "steps": "steps", "cumulativ
 
 
 def _results(run: RunDir, summary: pd.DataFrame) -> list[dict]:
-    frame = summary.assign(
+    counts = ["steps", "cumulative_questions", "cumulative_wrong", "cumulative_sources", "cumulative_pruned_sources", "failed_calls"]
+    frame = summary.astype(dict.fromkeys(counts, "Int64")).assign(  # whole, though an arm not begun leaves them empty
         tokens=(summary["cumulative_testee_tokens"].fillna(0) + summary["cumulative_generator_tokens"].fillna(0)).astype(int),
         cost=[("none" if t.startswith(("simulated:", "local:")) else number(c, 5)) for t, c in zip(summary["testee"], summary["cost_per_error"], strict=True)])
     p = run.params

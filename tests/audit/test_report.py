@@ -83,6 +83,10 @@ def test_a_run_part_done_reports_what_was_answered_and_no_more(workspace, tmp_pa
     run_steps(workspace.run.arm("simulated:probe", "random"), in_process(workspace))  # sea and no_pruning not begun
     html = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
     assert "error rate in <span class=\"arm\" style=\"background:#7f8c8d\"></span>random" in html and "× random" not in html.split("</header>")[1].split("<section")[0]
+    header, *rows = _results_table(html)
+    random = next(row for row in rows if row[1] == "random")
+    assert all(random[header.index(column)].replace(",", "").isdigit() for column in ("steps", "questions asked", "wrong answers"))
+    assert {row[header.index("questions asked")] for row in rows if row[1] != "random"} == {"—"}  # not begun; the rest stay whole
 
 
 def _results_table(html: str) -> list[list[str]]:
