@@ -130,6 +130,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a span cut off mid-phrase (\"Gulf of\")"
     if "\n" in span.sentence:
         return "a list or a run of lines, not a sentence"
+    if "___" in span.sentence:
+        return "a sentence with a blank of its own (\"written as ___\"): the question's blank would not be the only one"
     if span.kind != "group" and article_before(span, _INDEFINITE):
         return "\"a\"/\"an\" before a name (\"an Atlantic–Congo language\"): the article would single out options"
     if span.text.endswith(("'s", "’s")):

@@ -46,6 +46,8 @@ def test_a_broken_span_or_sentence_is_refused():
     assert "broken" in answer_problem(Span("work", "City of Jasmine", sentence), "Damascus")
     assert "broken" in answer_problem(Span("work", '"City', "The \"City\" is old."), "Damascus")
     assert "list" in answer_problem(Span("group", "Mbuti", "The western Bambenga,\nthe eastern Mbuti."), "Pygmies")
+    sentence = "It was founded in 1850, its motto written as _____ on its gate."  # a paragraph's own blank
+    assert "a blank of its own" in answer_problem(Span(YEAR, "1850", sentence), "Old School")
     assert "cut off" in answer_problem(Span("place", "Gulf of", "It flows into the Gulf of Mexico."), "Caracas")
 
 
