@@ -340,6 +340,9 @@ class Params(_Section):
         models = [(f"models.{role}.model", getattr(self.models, role)) for role in ("testee", "generator", "verifier")]
         models += [(f"audit.testees.{i}", ModelSettings(model=model)) for i, model in enumerate(self.audit.testees)]
         for key, settings in models:
+            if settings is not None and settings.provider == "simulated" and key == "models.generator.model":
+                raise ValueError(f"{key}: a simulated model answers questions but writes none; use an API or local "
+                                 f"model, or null for the offline generator")
             if settings is not None and settings.provider == "simulated" and settings.name not in self.simulated:
                 raise ValueError(
                     f"{key}: no simulated profile {settings.name!r}; define it under `simulated:` "

@@ -83,6 +83,11 @@ def test_a_shortest_paragraph_above_the_longest_is_refused():
     assert parse_params({"kb": {"min_paragraph_chars": 300, "max_paragraph_chars": 300}}).kb.min_paragraph_chars == 300
 
 
+def test_a_simulated_model_writes_no_questions():
+    with pytest.raises(ParamsError, match=r"models\.generator\.model: a simulated model answers questions but writes none"):
+        parse_params({"models": {"generator": {"model": "simulated:paper-regime"}}})  # it validated, and the audit asked nothing
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})
