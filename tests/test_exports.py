@@ -8,8 +8,16 @@ import json
 import pandas as pd
 import pytest
 
+from sea.audit.rundir import open_run
+from sea.audit.steps import in_process, run_steps
+from sea.audit.workspace import Workspace
 from sea.errors import SeaError
 from sea.exports import export, exported_questions
+from sea.findings.analysis import evaluated, write_findings
+from sea.llm.fake_server import FakeLLMServer
+from sea.review.sheet import review_sample, write_sheets
+from sea.settings import FindingsSettings, Params
+from tests.audit.conftest import small_audit
 from tests.finished_audit import PROBE, SHARER
 
 
@@ -90,3 +98,30 @@ def test_the_lm_eval_export_loads_and_scores_in_lm_evaluation_harness(finished_a
 
     results = simple_evaluate(model=KnowsTheGold(), tasks=[name], task_manager=manager)
     assert results["results"][name]["acc,none"] == 1.0
+
+
+def test_an_unparseable_reply_and_a_failed_call_have_no_letter_anywhere(vital_sample, tmp_path):
+    raw = small_audit(vital_sample, tmp_path / "runs").model_dump(mode="json")
+    raw["search"]["arms"] = ["sea"]
+    # The first call refused for good; then a reply with no letter to 3 prompts in 4.
+    with FakeLLMServer(script=["500"], reply=lambda prompt: "Answer: A" if len(prompt) % 4 == 0 else "maybe the second one?") as server:
+        raw["models"]["testee"].update(model="openai-compatible:x", base_url=f"{server.base_url}/v1", max_attempts=1)
+        workspace = Workspace.of(open_run(tmp_path / "runs", "unparseable", Params.model_validate(raw)).root)
+        run_steps(workspace.run.arm("openai-compatible:x", "sea"), in_process(workspace))
+    run = workspace.run
+    asked = evaluated(run, "openai-compatible:x").asked
+    assert {"unparseable", "failed", "wrong"} <= set(asked["outcome"])
+    assert set(asked.loc[asked["outcome"].isin(["unparseable", "failed"]), "parsed_letter"]) == {None}
+
+    def no_nan(constant):
+        raise AssertionError(f"{constant} in an export: not JSON")
+
+    for fmt in ("jsonl", "inspect", "lm-eval"):
+        for line in export(run, fmt, tmp_path / fmt)[1].read_text(encoding="utf-8").splitlines():
+            json.loads(line, parse_constant=no_nan)
+    table = pd.read_parquet(export(run, "parquet", tmp_path / "parquet")[-1])
+    assert None in [answers["openai-compatible:x"] for answers in table["testee_answers"]]
+    write_findings(run, FindingsSettings(min_cluster_size=2, anchor_neighbours=30), tmp_path / "findings")
+    assert "(no option: maybe the second one?)" in (tmp_path / "findings" / "findings.md").read_text(encoding="utf-8")
+    page, _ = write_sheets(run, review_sample(run, 50, only_errors=True, seed=0), tmp_path / "review")
+    assert "openai-compatible:x: <b>(no letter)</b>" in page.read_text(encoding="utf-8")

@@ -51,7 +51,11 @@ def arm_tables(arm: ArmDir) -> dict[str, pd.DataFrame]:
         gather_arm(arm)
     if not files[PARAGRAPHS].is_file():
         return {}
-    return {name: pd.read_csv(path) if name.endswith(".csv") else read_table(path).to_pandas() for name, path in files.items()}
+    tables = {name: pd.read_csv(path) if name.endswith(".csv") else read_table(path).to_pandas() for name, path in files.items()}
+    # pandas reads a null string as NaN, which `in`, `or` and json.dumps take for a value: no letter is None
+    letters = tables[ANSWERS]["parsed_letter"]
+    tables[ANSWERS]["parsed_letter"] = letters.astype(object).where(letters.notna(), None)
+    return tables
 
 
 def category_table(paragraphs: pd.DataFrame) -> pd.DataFrame:

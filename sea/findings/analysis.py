@@ -136,7 +136,7 @@ def _describe(cluster: int, terms: list[str], sources: pd.DataFrame, vectors: np
 
 def _example(question) -> dict:
     options = list(question.options)
-    chosen = LETTERS.index(question.parsed_letter) if question.parsed_letter in LETTERS[:len(options)] else None
+    chosen = LETTERS.index(question.parsed_letter) if question.parsed_letter in list(LETTERS[:len(options)]) else None
     return {"question_id": question.question_id, "question": question.question,
             "gold": options[LETTERS.index(question.gold_letter)],
             "answer": options[chosen] if chosen is not None else f"(no option: {question.raw_reply})"}
