@@ -15,6 +15,7 @@ import pandas as pd
 from sea.audit.ground_truth import planted_for
 from sea.audit.outputs import arm_tables
 from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, RunDir, slug
+from sea.audit.steps import PARAGRAPH_SCHEMA
 from sea.choices import LETTERS
 from sea.embeddings import DocumentVectors, document_vectors
 from sea.files import replacing, write_json, write_text
@@ -42,12 +43,11 @@ class Evaluated:
 
 def evaluated(run: RunDir, testee: str) -> Evaluated:
     tables = [t for arm in run.arms() if arm.testee == testee and (t := arm_tables(arm))]
-    if not tables:
-        return Evaluated(pd.DataFrame(columns=["para_id", "doc_id", "source"]), pd.DataFrame())
+    if not tables:  # no step yet: paragraphs.parquet's columns, with a boolean `source` that selects rows
+        return Evaluated(PARAGRAPH_SCHEMA.empty_table().to_pandas(), pd.DataFrame())
     paragraphs = pd.concat([t[PARAGRAPHS] for t in tables]).dropna(subset=["error_rate"])
-    source = paragraphs.groupby("para_id")["source"].any()
-    paragraphs = (paragraphs.sort_values(["para_id", "questions"], ascending=[True, False]).drop_duplicates("para_id")
-                  .assign(source=lambda frame: frame["para_id"].map(source)).reset_index(drop=True))
+    paragraphs = (paragraphs.assign(source=paragraphs.groupby("para_id")["source"].transform("any"))
+                  .sort_values(["para_id", "questions"], ascending=[True, False]).drop_duplicates("para_id").reset_index(drop=True))
     questions = pd.concat([t[QUESTIONS] for t in tables]).drop_duplicates("question_id")
     answers = pd.concat([t[ANSWERS] for t in tables]).drop_duplicates("question_id")
     return Evaluated(paragraphs, questions.merge(answers, on="question_id"))

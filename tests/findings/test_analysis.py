@@ -7,9 +7,13 @@ import numpy as np
 
 from sea.audit.ground_truth import planted_for
 from sea.audit.report import build_report
+from sea.audit.rundir import open_run
+from sea.audit.steps import in_process, run_steps
+from sea.audit.workspace import Workspace
 from sea.findings.analysis import evaluated, findings_markdown, write_findings
 from sea.findings.clusters import recovery
 from sea.settings import FindingsSettings
+from tests.audit.conftest import small_audit
 
 
 def test_findings_of_a_small_simulated_audit(finished_audit, tmp_path):
@@ -72,3 +76,15 @@ def test_the_findings_table_has_a_name_column_only_when_a_cluster_is_named():
     rows = [line for line in findings_markdown(result).splitlines() if line.startswith("|")]
     assert rows[0].startswith("| cluster | name | distinctive terms |") and rows[1].count("---") == 8
     assert rows[2].startswith("| 0 | African rivers \\| deltas | river, delta |")
+
+
+def test_a_run_that_asked_no_question_has_empty_findings(vital_sample, tmp_path):
+    params = small_audit(vital_sample, tmp_path / "runs", budget__testee_calls=1, search__arms=["random"])  # too few for a paragraph
+    workspace = Workspace.of(open_run(params.audit.runs_dir, "none", params).root)
+    for ran in (False, True):  # before its first step, then after a step that asked nothing
+        if ran:
+            run_steps(workspace.run.arm("simulated:probe", "random"), in_process(workspace))
+        written = write_findings(workspace.run, FindingsSettings(), tmp_path / f"findings-{ran}")
+        assert [p.name for p in written] == ["findings.json", "findings.md"]
+        found = json.loads(written[0].read_text(encoding="utf-8"))["testees"][0]
+        assert found["paragraphs"] == found["sources"] == 0 and found["clusters"] == []
