@@ -322,6 +322,14 @@ def _compare(args: argparse.Namespace) -> None:
     print(f"\nsaved: {current.root / COMPARE_DIR / (previous.run_id + '.json')}")
 
 
+def count(text: str) -> int:
+    """A flag's number of questions or calls: 1 or more (the params' own counts start at 1, and no flag means the default)."""
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} is not a count: give 1 or more")
+    return number
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="sea", description="Stochastic Error Ascent: audit a language model's factual knowledge.")
     root.add_argument("--params", default="params.yaml", type=Path, help="configuration file (default: params.yaml)")
@@ -343,7 +351,7 @@ def parser() -> argparse.ArgumentParser:
     index.add_parser("build", help="build the FAISS index from index.factory").set_defaults(run=_index_build)
     query = index.add_parser("query", help="nearest documents to a text")
     query.add_argument("text")
-    query.add_argument("-k", type=int, default=10)
+    query.add_argument("-k", type=count, default=10)
     query.set_defaults(run=_index_query)
     models = groups.add_parser("models", help="model access").add_subparsers(dest="command", required=True)
     check = models.add_parser("check", help="one tiny call: latency, tokens and cost (tests a key or an endpoint)")
@@ -380,7 +388,7 @@ def parser() -> argparse.ArgumentParser:
                                               "fixed, the same wrong answer, or another")
     retest.add_argument("run_id")
     retest.add_argument("--testee", help="a model string the run audited (default: models.testee)")
-    retest.add_argument("--n", type=int, help="a seeded sample of this many wrong answers (default: findings.retest_questions)")
+    retest.add_argument("--n", type=count, help="a seeded sample of this many wrong answers (default: findings.retest_questions)")
     retest.add_argument("--out", type=Path, help="where to write retest-<testee>.json, beside the findings "
                                                  "(default: runs/<run_id>/findings)")
     retest.set_defaults(run=_retest)
@@ -394,13 +402,13 @@ def parser() -> argparse.ArgumentParser:
                                                  "audit's sources re-asked to the current testee")
     compare.add_argument("previous", help="the earlier run id")
     compare.add_argument("current", help="the later run id (its testee is asked)")
-    compare.add_argument("--calls", type=int, help="testee calls for re-asking (default: audit.compare_calls)")
+    compare.add_argument("--calls", type=count, help="testee calls for re-asking (default: audit.compare_calls)")
     compare.set_defaults(run=_compare)
     review = groups.add_parser("review", help="people check a sample of a run's questions").add_subparsers(dest="command",
                                                                                                          required=True)
     sheet = review.add_parser("export", help="a seeded sample as a review page (review.html) and a spreadsheet (review.csv)")
     sheet.add_argument("run_id")
-    sheet.add_argument("--n", type=int, default=100, help="questions in the sample (default: 100)")
+    sheet.add_argument("--n", type=count, default=100, help="questions in the sample (default: 100)")
     sheet.add_argument("--only-errors", action="store_true", help="only questions a testee got wrong")
     sheet.add_argument("--seed", type=int, default=0, help="the sample's seed (default: 0)")
     sheet.add_argument("--out", type=Path, help="where to write the sheets (default: runs/<run_id>/review)")

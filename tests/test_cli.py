@@ -55,6 +55,16 @@ def test_errors_are_one_clear_line(tmp_path, capsys):
     assert "kb.source" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["retest", "r", "--n", "0"], ["retest", "r", "--n", "-1"], ["compare", "a", "b", "--calls", "0"],
+                                     ["review", "export", "r", "--n", "-3"], ["index", "query", "text", "-k", "0"]])
+def test_a_count_below_one_is_refused_before_any_work(command, capsys):
+    # 0 was taken for "not given", and spent the default's paid calls
+    with pytest.raises(SystemExit) as stopped:
+        main(command)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(f"argument {command[-2]}: {command[-1]} is not a count: give 1 or more")
+
+
 def test_models_check_makes_one_call_and_reports_it(tmp_path, capsys, monkeypatch):
     from sea.llm.fake_server import FakeLLMServer
 
