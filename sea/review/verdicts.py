@@ -48,7 +48,11 @@ def read_sheet(path: Path) -> list[dict]:
     """The rows of a filled-in sheet: the review page's CSV or JSON, or the spreadsheet CSV."""
     if not path.is_file():
         raise SeaError(f"no file {path}")
-    text = path.read_text(encoding="utf-8-sig")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:  # Excel's plain "CSV (Comma delimited)" is the Windows code page; no guess at which
+        raise SeaError(f"{path} is not UTF-8: save it as \"CSV UTF-8\" (Excel: Save As, CSV UTF-8 (Comma delimited)) "
+                       f"and import it again") from None
     if path.suffix.lower() == ".json":
         try:
             rows = json.loads(text)

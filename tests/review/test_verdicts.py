@@ -131,6 +131,9 @@ def test_a_bad_sheet_is_refused_whole(run, tmp_path, edit, message):
     with pytest.raises(SeaError, match=message):
         import_verdicts(run, _write(tmp_path / "bad.csv", rows), None, known)
     assert not verdicts_path(run).exists()  # nothing recorded
+    (tmp_path / "bad.csv").write_text("question_id,verdict,reviewer\nq,correct,Brasília\n", encoding="cp1252")  # Excel's plain CSV
+    with pytest.raises(SeaError, match='bad.csv is not UTF-8: save it as "CSV UTF-8"'):
+        import_verdicts(run, tmp_path / "bad.csv", None, known)
     (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(SeaError, match="is not valid JSON"):
         import_verdicts(run, tmp_path / "bad.json", "Ada", known)
