@@ -63,6 +63,11 @@ def read_sheet(path: Path) -> list[dict]:
         rows = list(csv.DictReader(io.StringIO(text)))
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise SeaError(f"{path}: expected a list of verdicts with question_id, verdict, comment")
+    rows = [row for row in rows if any(_field(row, name) for name in row)]  # a spreadsheet's empty rows say nothing
+    columns = list(dict.fromkeys(str(name) for row in rows for name in row if name is not None))
+    if rows and not {"question_id", "verdict"} <= set(columns):
+        raise SeaError(f"{path}: no question_id and verdict columns (its columns: {', '.join(columns)}); keep review.csv's "
+                       f"header row as it is, lower case, and save with commas between the columns")
     return rows
 
 

@@ -140,3 +140,23 @@ def test_a_bad_sheet_is_refused_whole(run, tmp_path, edit, message):
     rows = [{"question_id": q, "verdict": "correct"} for q in sample["id"]]
     (tmp_path / "ok.json").write_text(json.dumps(rows), encoding="utf-8")  # the page's JSON, the name given here
     assert import_verdicts(run, tmp_path / "ok.json", "Bob", known)["reviewed"] == 4
+
+
+def test_a_sheet_a_spreadsheet_saved_its_own_way_is_read_or_refused_in_one_line(run, tmp_path):
+    sample = review_sample(run, 4, only_errors=False, seed=0)
+    rows = [{"run_id": run.run_id, "question_id": q, "verdict": "correct", "comment": "", "reviewer": "Ada"} for q in sample["id"]]
+    known = question_ids(run)
+    capitalised = [{name.capitalize(): value for name, value in row.items()} for row in rows]
+    with pytest.raises(SeaError, match=r"no question_id and verdict columns \(its columns: Run_id, Question_id, Verdict, Comment, "
+                                       r"Reviewer\); keep review.csv's header row") as refused:
+        import_verdicts(run, _write(tmp_path / "capitalised.csv", capitalised), None, known)
+    assert "row 2" not in str(refused.value)
+    with open(tmp_path / "semicolon.csv", "w", newline="", encoding="utf-8") as out:  # a European locale's separator
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), delimiter=";")
+        writer.writeheader()
+        writer.writerows(rows)
+    with pytest.raises(SeaError, match=r"no question_id and verdict columns \(its columns: run_id;question_id;verdict;comment;reviewer\)"):
+        import_verdicts(run, tmp_path / "semicolon.csv", None, known)
+    assert not verdicts_path(run).exists()
+    trailing = _write(tmp_path / "trailing.csv", [*rows, dict.fromkeys(rows[0], "")])  # an empty last row
+    assert import_verdicts(run, trailing, None, known)["reviewed"] == 4
