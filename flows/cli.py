@@ -416,7 +416,7 @@ def parser() -> argparse.ArgumentParser:
     verdicts = review.add_parser("import", help="record a filled-in sheet's verdicts (CSV or JSON) and show the corrected figures")
     verdicts.add_argument("run_id")
     verdicts.add_argument("file", type=Path)
-    verdicts.add_argument("--reviewer", help="the reviewer's name, when the sheet does not carry it")
+    verdicts.add_argument("--reviewer", help="the reviewer's name, for the rows that name none")
     verdicts.set_defaults(run=_review_import)
     export = groups.add_parser("export", help="a run's questions as an evaluation suite: JSONL, Parquet, an inspect_ai "
                                                "task or an lm-evaluation-harness task")

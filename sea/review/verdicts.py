@@ -72,8 +72,8 @@ def read_sheet(path: Path) -> list[dict]:
 
 
 def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[str]) -> dict:
-    """Checks a sheet against the run (`known`: the run's question ids) and records its verdicts;
-    nothing is recorded unless every row passes."""
+    """Checks a sheet against the run (`known`: the run's question ids) and records its verdicts, each
+    with its row's reviewer (else `reviewer`, else the sheet's one name); nothing is recorded unless every row passes."""
     rows = read_sheet(path)
     problems = []
     for number, row in enumerate(rows, start=2):
@@ -86,11 +86,13 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
             problems.append(f"row {number}: question {question} has no verdict")
         elif verdict not in VERDICTS:
             problems.append(f"row {number}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
-    names = {_field(row, "reviewer") for row in rows} - {""}
-    who = reviewer or (names.pop() if len(names) == 1 else None)
+    signed = [_field(row, "reviewer") for row in rows]
+    named = set(signed) - {""}
+    unsigned = reviewer or (named.pop() if len(named) == 1 else None)  # who signs the rows that name no one
+    names = [name or unsigned for name in signed]
     if not rows:
         problems.append("the sheet has no rows")
-    if who is None:
+    if not all(names):
         problems.append("no reviewer name: fill it in on the review page, or pass --reviewer NAME")
     if problems:
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
@@ -99,7 +101,7 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
     target = verdicts_path(run)
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target, "a", encoding="utf-8") as out:
-        for row in rows:
+        for row, who in zip(rows, names, strict=True):
             out.write(json.dumps({"question_id": _field(row, "question_id"), "verdict": _field(row, "verdict").lower(),
                                   "comment": _field(row, "comment"), "reviewer": who, "recorded_at": now,
                                   "sheet": path.name}) + "\n")

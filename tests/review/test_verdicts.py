@@ -160,3 +160,16 @@ def test_a_sheet_a_spreadsheet_saved_its_own_way_is_read_or_refused_in_one_line(
     assert not verdicts_path(run).exists()
     trailing = _write(tmp_path / "trailing.csv", [*rows, dict.fromkeys(rows[0], "")])  # an empty last row
     assert import_verdicts(run, trailing, None, known)["reviewed"] == 4
+
+
+def test_each_row_keeps_its_reviewer_and_the_flag_signs_only_the_unsigned(run, tmp_path):
+    sample = review_sample(run, 4, only_errors=False, seed=0)
+    rows = [{"question_id": q, "verdict": "correct", "reviewer": name} for q, name in zip(sample["id"], ["Ann", "Bo", "Ann", ""], strict=True)]
+    known = question_ids(run)
+    with pytest.raises(SeaError, match="no reviewer name"):  # two reviewers: the unsigned row is neither's
+        import_verdicts(run, _write(tmp_path / "v.csv", rows), None, known)
+    assert import_verdicts(run, _write(tmp_path / "v.csv", rows), "Carl", known)["reviewers"] == ["Ann", "Bo", "Carl"]
+    recorded = {r["question_id"]: r["reviewer"] for r in map(json.loads, verdicts_path(run).read_text().splitlines())}
+    assert recorded == dict(zip(sample["id"], ["Ann", "Bo", "Ann", "Carl"], strict=True))
+    rows[3]["reviewer"] = "Bo"
+    assert import_verdicts(run, _write(tmp_path / "v.csv", rows), None, known)["reviewers"] == ["Ann", "Bo"]
