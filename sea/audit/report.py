@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import io
+import numbers
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +49,7 @@ def number(value, digits: int = 3) -> str:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and abs(value) >= 1000):
+    if isinstance(value, numbers.Integral) or (isinstance(value, float) and value.is_integer() and abs(value) >= 1000):
         return f"{int(value):,}"
     if isinstance(value, float):
         return f"{value:,.{digits}f}"

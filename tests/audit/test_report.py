@@ -69,6 +69,7 @@ def test_the_report_is_one_offline_page_with_every_section(workspace, tmp_path):
 
 def test_cells_and_costs_read_as_words():
     assert [number(v) for v in (1234, 0.29345, None, float("nan"), 12000.0, True)] == ["1,234", "0.293", "—", "—", "12,000", "yes"]
+    assert [number(v) for v in pd.array([1234, None], dtype="Int64")] == ["1,234", "—"]  # a count column an arm not begun left empty
     assert cost_words("simulated:x", 10, 0.0).startswith("no cost: simulated") and cost_words("local:m", 5, None).startswith("no cost: local")
     assert cost_words("openai:gpt-4o-mini", 1500, 0.25) == "1,500 tokens, $0.25" and cost_words("openai:x", 1, None).endswith("price unknown")
     assert cost_words("openai:gpt-4o-mini", 5802, 0.00097) == "5,802 tokens, $0.00097"  # a paid audit never reads as $0.00
