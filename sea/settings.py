@@ -317,7 +317,7 @@ class FindingsSettings(_Section):
     examples: int = Field(default=3, ge=0)  # wrong answers shown per cluster
     retest_questions: int | None = Field(default=500, ge=1)  # sea retest: wrong answers re-asked (None: all)
     transfer_calls: int | None = Field(default=2000, ge=0)  # sea transfer: new calls per testee (None: no limit)
-    seed: int = Field(default=0, ge=0)  # the map's t-SNE layout
+    seed: int = Field(default=0, ge=0, le=2**32 - 1)  # the map's t-SNE layout (scikit-learn takes 32 bits)
 
 
 class Params(_Section):

@@ -61,6 +61,11 @@ def test_a_negative_seed_is_refused(key):
         load_params(REPO / "params.yaml", {key: -1})
 
 
+def test_the_maps_seed_is_one_scikit_learn_takes():
+    with pytest.raises(ParamsError, match=r"findings\.seed: Input should be less than or equal to 4294967295"):
+        load_params(REPO / "params.yaml", {"findings.seed": 2**32})  # t-SNE refused it after the clusters were made
+
+
 def test_on_and_off_read_by_yaml_as_booleans_are_on_and_off(tmp_path):
     written = tmp_path / "params.yaml"
     written.write_text("questions:\n  gate: off\n")  # YAML 1.1: false
