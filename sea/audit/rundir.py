@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pyarrow as pa
 import yaml
 
 from sea.errors import ParamsError
@@ -30,6 +31,12 @@ CONFIG_FILE = "config.json"
 COMPARE_DIR = "compare"  # compare/<earlier run>.json: what changed since that audit (sea.audit.compare)
 BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
 QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
+# the rows of a step's (and an arm's) paragraphs.parquet: the paragraphs evaluated
+PARAGRAPH_SCHEMA = pa.schema([
+    ("para_id", pa.int64()), ("doc_id", pa.int64()), ("title", pa.string()), ("section", pa.string()),
+    ("category", pa.string()), ("step", pa.int32()), ("error_rate", pa.float64()),  # null: no askable question
+    ("questions", pa.int32()), ("source", pa.bool_()), ("retrieved_by", pa.list_(pa.int64())),
+])
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 # Sections that may change between a run and its resumption without changing its result.
 _RESUMABLE_CHANGES = ("audit.mlflow_tracking_uri", "audit.mlflow_experiment", "findings.")  # findings: read after the audit

@@ -11,7 +11,7 @@ from dataclasses import asdict
 import pyarrow as pa
 
 from sea.audit.metrics import step_metrics
-from sea.audit.rundir import ArmDir
+from sea.audit.rundir import PARAGRAPH_SCHEMA, ArmDir
 from sea.audit.step_store import Evaluation, StepStore
 from sea.audit.workspace import Workspace
 from sea.llm.ledger import Budget, Reservation, SentCalls
@@ -144,12 +144,6 @@ def _paragraph_table(ws: Workspace, step: int, batch: Batch, evaluation: Evaluat
                      "source": para_id in state.sources, "retrieved_by": batch.provenance.get(para_id, [])})
     return pa.Table.from_pylist(rows, schema=PARAGRAPH_SCHEMA)
 
-
-PARAGRAPH_SCHEMA = pa.schema([
-    ("para_id", pa.int64()), ("doc_id", pa.int64()), ("title", pa.string()), ("section", pa.string()),
-    ("category", pa.string()), ("step", pa.int32()), ("error_rate", pa.float64()),  # null: no askable question
-    ("questions", pa.int32()), ("source", pa.bool_()), ("retrieved_by", pa.list_(pa.int64())),
-])
 
 
 PHASES = (retrieve, generate, rephrase, evaluate, update_dag, prune)

@@ -14,8 +14,7 @@ import pandas as pd
 
 from sea.audit.ground_truth import planted_for
 from sea.audit.outputs import arm_tables
-from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, RunDir, slug
-from sea.audit.steps import PARAGRAPH_SCHEMA
+from sea.audit.rundir import ANSWERS, PARAGRAPH_SCHEMA, PARAGRAPHS, QUESTIONS, RunDir, slug
 from sea.choices import LETTERS
 from sea.embeddings import DocumentVectors, document_vectors
 from sea.files import replacing, write_json, write_text
