@@ -9,19 +9,21 @@ import asyncio
 import os
 import platform
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-benchmark-fake")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from report import write_report  # noqa: E402
+from benchmarks.report import write_report  # noqa: E402
 
 from sea.choices import LETTERS  # noqa: E402
 from sea.llm.cache import ResponseCache  # noqa: E402
 from sea.llm.client import ModelClient  # noqa: E402
 from sea.llm.fake_server import FakeLLMServer  # noqa: E402
-from sea.llm.ledger import Budget, Ledger, PriceTable, default_prices  # noqa: E402
+from sea.llm.ledger import Ledger, PriceTable, default_prices  # noqa: E402
 from sea.llm.providers import OpenAIChat  # noqa: E402
 from sea.llm.types import Completion  # noqa: E402
 from sea.settings import ModelSettings  # noqa: E402
@@ -50,7 +52,7 @@ def prompt(i: int) -> list[dict]:
 def client_for(server: FakeLLMServer, cache_path: Path | None = None, **settings) -> ModelClient:
     settings = ModelSettings(model="openai:gpt-4o-mini", base_url=f"{server.base_url}/v1", **settings)
     return ModelClient("testee", settings, OpenAIChat(settings), cache=ResponseCache(cache_path), ledger=Ledger(),
-                       prices=PriceTable(default_prices()), budget=Budget(calls=10**9))
+                       prices=PriceTable(default_prices()))
 
 
 def bench_saturation() -> dict:

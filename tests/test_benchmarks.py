@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchmarks import discovery, headroom, question_review, questions, scale
+from benchmarks import discovery, headroom, models, question_review, questions, scale
 from sea.questions.generate import invalid_record
 
 
@@ -276,3 +276,10 @@ def test_the_standing_of_a_runs_questions_takes_each_ones_latest_verdicts(finish
     assert "second in round 3" in summary and "round 2" in summary and "in round 1" not in summary
     summary = standing(since=3)
     assert "10 were judged" in summary and "| first | 10 / 10 (100.0%) |" in summary and "| second | 9 / 10 (90.0%) |" in summary
+
+
+def test_the_model_benchmarks_client_answers_through_the_fake_server():
+    from sea.llm.fake_server import FakeLLMServer
+
+    with FakeLLMServer(reply=lambda prompt: "B") as server:  # the client every bench-models row is measured with
+        assert models.client_for(server).complete_sync(models.prompt(0)).text == "B" and server.state.requests == 1
