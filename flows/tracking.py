@@ -211,13 +211,17 @@ class AuditTracker:
 
     @sigterm_deferred()
     def log_headline(self, summary: dict) -> None:
-        """The final figures: per testee and arm on the parent run, and each child's ratio to random on it."""
+        """The final figures: per testee and arm on the parent run, and each child's ratio to random on it; a
+        figure already logged with that value (a finished run run again) is not logged twice."""
+        logged = self.client.get_run(self.record["parent"]).data.metrics
         for row in summary["arms"]:
-            values = {name: row[key] for name, key in HEADLINE.items() if row.get(key) is not None}
-            mlflow.log_metrics({f"{slug(row['testee'])}.{row['arm']}.{name}": float(value) for name, value in values.items()})
+            values = {f"{slug(row['testee'])}.{row['arm']}.{name}": float(row[key]) for name, key in HEADLINE.items()
+                      if row.get(key) is not None}
+            mlflow.log_metrics({name: value for name, value in values.items() if logged.get(name) != value})
             child = self.record["children"].get(f"{row['testee']}/{row['arm']}")
-            if child and row["error_rate_vs_random"] is not None:
-                self.client.log_metric(child["id"], "error_rate_vs_random", float(row["error_rate_vs_random"]))
+            ratio = row["error_rate_vs_random"]
+            if child and ratio is not None and self.client.get_run(child["id"]).data.metrics.get("error_rate_vs_random") != ratio:
+                self.client.log_metric(child["id"], "error_rate_vs_random", float(ratio))
 
     @sigterm_deferred()
     def log_comparison(self, comparison: dict) -> None:

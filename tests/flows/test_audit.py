@@ -89,6 +89,8 @@ def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefe
     assert len(client.search_runs([experiment.experiment_id])) == 4  # the same MLflow runs, continued
     assert [m.step for m in client.get_metric_history(children[0].info.run_id, "cumulative_error_rate")] == \
         list(range(next(r for r in summary["arms"] if r["arm"] == children[0].data.tags["sea.arm"])["steps"]))
+    assert len(client.get_metric_history(parent.info.run_id, "simulated-probe.sea.error_rate")) == 1  # not logged twice
+    assert len(client.get_metric_history(children[0].info.run_id, "error_rate_vs_random")) == 1
     mlflow.set_tracking_uri(None)
 
 
