@@ -466,13 +466,22 @@ def apply_overrides(raw: dict, overrides: dict[str, object]) -> dict:
     result = copy.deepcopy(raw)
     for dotted, value in overrides.items():
         section = result
-        *parents, leaf = dotted.split(".")
+        *parents, leaf = _key_path(dotted)
         for part in parents:
             if not isinstance(section.get(part), dict):
                 section[part] = {}
             section = section[part]
         section[leaf] = value
     return result
+
+
+def _key_path(dotted: str) -> list[str]:
+    """The keys of a dotted override. An entry of `prices` or `simulated` is named by the user, and a model's
+    name may hold dots (prices.openai:gpt-4.1-mini.input): there it is all between the section and the last key."""
+    parts = dotted.split(".")
+    if parts[0] in ("prices", "simulated") and len(parts) > 3:
+        return [parts[0], ".".join(parts[1:-1]), parts[-1]]
+    return parts
 
 
 def parse_override(text: str) -> tuple[str, object]:

@@ -93,6 +93,12 @@ def test_a_simulated_model_writes_no_questions():
         parse_params({"models": {"generator": {"model": "simulated:paper-regime"}}})  # it validated, and the audit asked nothing
 
 
+def test_an_override_reaches_a_price_whose_model_name_holds_dots():
+    params = load_params(REPO / "params.yaml", {"prices.openai:gpt-4.1-mini.input": 0.4, "prices.openai:gpt-4.1-mini.output": 1.6})
+    assert params.prices["openai:gpt-4.1-mini"].input == 0.4 and params.prices["openai:gpt-4.1-mini"].output == 1.6
+    assert load_params(REPO / "params.yaml", {"simulated.paper-regime.seed": 3}).simulated["paper-regime"].seed == 3
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})
