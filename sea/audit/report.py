@@ -195,7 +195,7 @@ def _asked(tables: dict[ArmDir, dict], testee: str) -> pd.DataFrame:
 
 
 RESULT_COLUMNS = {"testee": "testee", "arm": "arm", "steps": "steps", "cumulative_questions": "questions asked",
-                  "cumulative_wrong": "wrong answers", "cumulative_error_rate": "error rate", "error_rate_vs_random": "× random",
+                  "cumulative_wrong": "wrong answers", "failed_calls": "failed calls", "cumulative_error_rate": "error rate", "error_rate_vs_random": "× random",
                   "cumulative_sources": "source paragraphs", "cumulative_pruned_sources": "pruned", "tokens": "tokens",
                   "cost": "cost per wrong answer"}
 
@@ -212,11 +212,10 @@ def _results(run: RunDir, summary: pd.DataFrame) -> list[dict]:
                    f"paragraphs kept per source, τ {p.search.tau}, γ {p.search.gamma}, seed {p.search.seed}"),
         ("embedder", p.embedding.model),
         ("data versions", ", ".join(f"{k} {v}" for k, v in run.config["data_versions"].items()))], columns=["setting", "value"])
-    columns, failures = RESULT_COLUMNS, ""
-    if frame["failed_calls"].any():  # shown only when some call failed for good: a count the error rate leaves out
-        columns = {**dict(list(RESULT_COLUMNS.items())[:5]), "failed_calls": "failed calls", **dict(list(RESULT_COLUMNS.items())[5:])}
-        failures = (" A failed call had no usable reply after every retry: it is not an answer, so neither the questions "
-                    "asked nor the error rate count it; its reason is the raw reply in the arm's answers.parquet.")
+    failed = bool(frame["failed_calls"].any())  # a column only when some call failed for good: a count the error rate leaves out
+    columns = {key: name for key, name in RESULT_COLUMNS.items() if key != "failed_calls" or failed}
+    failures = (" A failed call had no usable reply after every retry: it is not an answer, so neither the questions "
+                "asked nor the error rate count it; its reason is the raw reply in the arm's answers.parquet.") if failed else ""
     return [_table(table(frame, columns, {"error_rate_vs_random": 2})),
             _text("The error rate counts every answer (an unparseable reply as wrong); × random divides it by the random "
                   f"arm's, which searches nothing. A source paragraph is one whose error rate passed τ.{failures}", muted=True),

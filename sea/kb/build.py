@@ -17,7 +17,8 @@ from sea.errors import SourceError
 from sea.kb.dump import iter_dump
 from sea.kb.fetch import PACKAGED_SOURCES
 from sea.kb.records import iter_jsonl, iter_parquet
-from sea.kb.schema import BUILD_REPORT_FILE, KnowledgeBaseWriter, require_replaceable, SkipCounts, SourceDocument, SourceNotes, doc_id_for, para_id_for
+from sea.kb.schema import (BUILD_REPORT_FILE, KnowledgeBaseWriter, SkipCounts, SourceDocument, SourceNotes, doc_id_for, para_id_for,
+                           require_replaceable)
 from sea.kb.vital import iter_vital
 from sea.settings import KbSettings, Params, require_input
 
