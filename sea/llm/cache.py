@@ -66,6 +66,10 @@ class ResponseCache:
             self.hits += 1
         return reply
 
+    def has(self, key: str) -> bool:
+        """Whether a reply is stored under the key (checked, and counted, only when it is read)."""
+        return self._db.execute("SELECT 1 FROM responses WHERE key = ?", (key,)).fetchone() is not None
+
     def put(self, key: str, model: str, reply: ProviderReply) -> None:
         encoded = json.dumps({"text": reply.text, "input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens})
         with self._db:

@@ -84,8 +84,7 @@ class ModelClient:
         decoding = decoding or self.decoding()
         input_bound = input_token_bound(messages)
         worst = (input_bound + decoding.max_tokens, self._cost(input_bound, decoding.max_tokens))
-        scope = self.cache_scope if cache_scope is None else cache_scope
-        key = cache_key(self.settings.model, self.provider.endpoint, messages, decoding, scope)
+        key = self._cache_key(messages, decoding, cache_scope)
         budget = budget or self._unlimited
         async with self.limiter:
             if self.failing:
@@ -111,6 +110,10 @@ class ModelClient:
         meter.record(self.role, reply.input_tokens, reply.output_tokens, cost)
         return Completion(reply.text, reply.input_tokens, reply.output_tokens, cost, time.perf_counter() - started,
                           cached, self.settings.model)
+
+    def _cache_key(self, messages: list[Message], decoding: Decoding, cache_scope: str | None) -> str:
+        scope = self.cache_scope if cache_scope is None else cache_scope
+        return cache_key(self.settings.model, self.provider.endpoint, messages, decoding, scope)
 
     def _count_failure(self, reason: str) -> None:
         self._failures_in_a_row += 1
@@ -197,14 +200,19 @@ class ModelClient:
                 if done is not None:
                     done()
 
+        # Cached replies are charged first (tasks take their in-flight slots, and so their reservations,
+        # in the order they are made): a step redone after a cut run is charged what the server
+        # answered then before anything is sent again, so what it may bill stays within the budget.
+        keys = [self._cache_key(messages, decoding or self.decoding(), cache_scope) for messages in requests]
+        order = sorted(range(len(requests)), key=lambda i: not self.cache.has(keys[i]))
         try:
             async with asyncio.TaskGroup() as group:
-                tasks = [group.create_task(one(messages)) for messages in requests]
+                tasks = {i: group.create_task(one(requests[i])) for i in order}
         except* EndpointFailing as failing:
             raise failing.exceptions[0] from None
         if self.failing:
             raise self.failing
-        return [task.result() for task in tasks], exhausted
+        return [tasks[i].result() for i in range(len(requests))], exhausted
 
     def run(self, awaitable: Awaitable[T]) -> T:
         """Run a coroutine of this client from synchronous code, always on its limiter's event loop:
