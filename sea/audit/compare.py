@@ -70,7 +70,8 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool =
     # Its own budget, and its own cache scope: the questions were the earlier audit's, the
     # answers must be today's.
     prompts = [closed_book_prompt(workspace, q) for q in asked]
-    records = ask_once_each(client, asked, prompts, f"compare {current.nonce}", f"compare · {testee}", progress)
+    records = ask_once_each(client, asked, prompts, f"compare {current.nonce}", f"compare · {testee}",
+                            current.root / COMPARE_DIR, progress)
     para_of = {q.question_id: q.para_id for q in asked}
     now = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])
     tau, before = current.params.search.tau, _error_rates(previous, previous.params.models.testee.model)

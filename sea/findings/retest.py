@@ -50,7 +50,7 @@ def retest(run: RunDir, testee: str, sample: int | None, seed: int, out: Path, c
     paragraphs = store.rows(wrong["para_id"].drop_duplicates()) if len(wrong) else pd.DataFrame(columns=["text", "doc_id"])
     prompts = [open_book_messages(paragraphs.loc[q.para_id, "text"], q.question, q.options) for q in questions]
     client = Workspace.of(run.root).testee(testee)
-    records = ask_once_each(client, questions, prompts, f"retest {run.nonce}", f"retest · {testee}", progress)
+    records = ask_once_each(client, questions, prompts, f"retest {run.nonce}", f"retest · {testee}", out, progress)
     before = dict(zip(wrong["question_id"], wrong["parsed_letter"], strict=True))
     categories = DocumentCategories(store)
     para_of = {q.question_id: q.para_id for q in questions}

@@ -92,12 +92,13 @@ def _answers(run: RunDir, testee: str, seen: Evaluated, others: list[pd.DataFram
         workspace = Workspace.of(run.root)
         client = workspace.testee(testee)
         prompts = [closed_book_prompt(workspace, q) for q in questions]
-        records = ask_once_each(client, questions, prompts, f"transfer {run.nonce}", f"transfer · {testee}", progress)
+        records = ask_once_each(client, questions, prompts, f"transfer {run.nonce}", f"transfer · {testee}", out,
+                                progress)
     write_parquet(out / f"transfer-{slug(testee)}.answers.parquet", answers_table(records))
     new = {r["question_id"]: r["outcome"] for r in records if r["outcome"] != Outcome.FAILED}
     return Answers(pd.Series({**known, **new}, dtype=object),
                    {"reused": int(reused.sum()), "asked": len(records), "failed": len(records) - len(new),
-                    "not_asked": len(missing) - len(questions)})
+                    "not_asked": len(missing) - len(records)})
 
 
 def _ground_truth(params: Params, testee: str) -> tuple | None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 import pyarrow as pa
 from tqdm import tqdm
 
 from sea.llm.client import ModelClient
-from sea.llm.ledger import Budget
+from sea.llm.ledger import Budget, SentCalls
 from sea.llm.types import CallFailure, Completion, Message
 from sea.questions.model import ANSWER_SCHEMA, KEPT, Outcome, Question
 from sea.questions.parsing import parse_answer
@@ -36,11 +38,20 @@ async def ask(testee: ModelClient, questions: Sequence[Question], prompts: Seque
 
 
 def ask_once_each(testee: ModelClient, questions: Sequence[Question], prompts: Sequence[list[Message]], cache_scope: str,
-                  label: str, progress: bool = True) -> list[dict]:
+                  label: str, record_dir: Path, progress: bool = True) -> list[dict]:
     """Every question asked once, within a budget of exactly that many calls, from synchronous
-    code, with a progress bar: the analyses that re-ask a run's questions (compare, retest, transfer)."""
+    code, with a progress bar: the analyses that re-ask a run's questions (compare, retest, transfer).
+    A paid testee's attempts are recorded under `record_dir` (SentCalls), one record per testee and
+    question set: the same questions asked again after an interruption start from the attempts the
+    cut run left open, which the server may have billed."""
+    sent = spent = None
+    if testee.provider.remote:
+        asked = "\n".join([testee.settings.model, cache_scope, *(q.question_id for q in questions)])
+        sent = SentCalls(record_dir / f"{hashlib.sha256(asked.encode()).hexdigest()[:16]}.sent-calls.jsonl", 0)
+        spent = sent.left_open(from_step=0)
+    budget = Budget(calls=len(questions), spent=spent, sent=sent)
     with tqdm(total=len(questions), unit="call", desc=label, disable=not (progress and questions)) as bar:
-        records, _ = testee.run(ask(testee, questions, prompts, Budget(calls=len(questions)), cache_scope, bar.update))
+        records, _ = testee.run(ask(testee, questions, prompts, budget, cache_scope, bar.update))
     return records
 
 

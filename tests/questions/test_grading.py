@@ -1,11 +1,18 @@
 
+from sea.llm.cache import ResponseCache
+from sea.llm.client import ModelClient
+from sea.llm.fake_server import FakeLLMServer
+from sea.llm.ledger import Ledger, PriceTable, default_prices
+from sea.llm.providers import OpenAIChat
 from sea.llm.types import CallFailure, Completion
 from sea.questions import prompts
 from sea.questions.grading import (
     answer_record,
     answers_table,
+    ask_once_each,
     tally,
 )
+from sea.settings import ModelSettings
 from sea.questions.model import Draft, Outcome
 from sea.questions.shuffle import phrasings_to_questions
 
@@ -39,3 +46,31 @@ def test_testee_prompt_has_no_section_hint_unless_asked():
     assert "Topic:" not in plain and "Answer: X" in plain and "A) " in plain
     hinted = prompts.testee_messages(QUESTION.question, QUESTION.options, hint="France > Politics")[0]["content"]
     assert "Topic: France > Politics" in hinted
+
+
+def test_questions_asked_again_after_a_billable_failure_count_the_attempt_it_left_open(tmp_path, monkeypatch):
+    # `sea retest` (compare, transfer) asks each question once within a budget of that many calls. Its
+    # first run timed out on the first question, which the server may have billed: asked again, the same
+    # questions take their cached replies and stop there (six calls the server saw, not seven). Other
+    # questions have a budget of their own.
+    questions = [phrasings_to_questions(i, Draft(f"Which city is number {i}?", ("Paris", "Lyon", "Lille", "Nice"), 0, ""),
+                                        [], "g", 0)[0] for i in range(6)]
+    messages = [prompts.testee_messages(q.question, q.options) for q in questions]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with FakeLLMServer(script=["timeout"], hang_s=1.0) as server:
+        settings = ModelSettings(model="openai:gpt-4o-mini", base_url=server.base_url + "/v1", timeout_s=0.3,
+                                 max_attempts=1, max_in_flight=1)
+        client = ModelClient("testee", settings, OpenAIChat(settings), cache=ResponseCache(tmp_path / "responses.sqlite"),
+                             ledger=Ledger(), prices=PriceTable(default_prices()))
+
+        def ask(count: int) -> list[dict]:
+            return ask_once_each(client, questions[:count], messages[:count], "retest n", "retest", tmp_path, False)
+
+        first = ask(6)
+        again = ask(6)
+        requests_again = server.state.requests
+        fewer = ask(5)
+    assert [r["outcome"] == Outcome.FAILED for r in first] == [True] + [False] * 5
+    assert [r["question_id"] for r in again] == [q.question_id for q in questions[1:]] and all(r["cached"] for r in again)
+    assert requests_again == 6
+    assert [r["cached"] for r in fewer] == [False] + [True] * 4 and server.state.requests == 7
