@@ -122,6 +122,11 @@ def converted(answer: Span, before: str, after: str) -> bool:
     return found is not None and found.group(1) != QUANTITY_FORM.match(answer.text).group(2)
 
 
+# The default knowledge base's longest sentence is 809 characters: a longer one is a paragraph cut
+# mid-phrase at kb.max_paragraph_chars with no sentence end, which a question would quote whole.
+MAX_SENTENCE_CHARS = 1000
+
+
 def answer_problem(span: Span, title: str) -> str | None:
     """Why this span would not make a fair question, or None."""
     if BROKEN_MARKS.search(span.text) or not balanced(span.sentence):
@@ -130,6 +135,8 @@ def answer_problem(span: Span, title: str) -> str | None:
         return "a span cut off mid-phrase (\"Gulf of\")"
     if "\n" in span.sentence:
         return "a list or a run of lines, not a sentence"
+    if len(span.sentence) > MAX_SENTENCE_CHARS:
+        return f"a sentence over {MAX_SENTENCE_CHARS:,} characters (a paragraph with no sentence end): too long to ask"
     if "___" in span.sentence:
         return "a sentence with a blank of its own (\"written as ___\"): the question's blank would not be the only one"
     if span.kind != "group" and article_before(span, _INDEFINITE):

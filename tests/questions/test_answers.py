@@ -41,6 +41,14 @@ def test_the_rest_of_the_sentence_must_not_give_the_answer_away():
     assert answer_problem(span, "Rio Negro") == "the rest of the sentence gives the answer away"
 
 
+def test_a_sentence_too_long_to_ask_is_refused():
+    """A paragraph with no sentence end reads as one sentence of thousands of characters: no question quotes it."""
+    run_on = "The river rises in the hills and flows past " + ", past ".join(f"the mill of village {i}" for i in range(60))
+    span = Span("place", "Amazon River", f"{run_on} into the Amazon River")
+    assert len(span.sentence) > 1000 and "too long" in answer_problem(span, "Rio Negro")
+    assert answer_problem(Span("place", "Amazon River", span.sentence[-400:]), "Rio Negro") is None
+
+
 def test_a_broken_span_or_sentence_is_refused():
     sentence = 'Known colloquially in Syria as aš-Šām and dubbed, poetically, the "City of Jasmine, Damascus is old.'
     assert "broken" in answer_problem(Span("work", "City of Jasmine", sentence), "Damascus")
