@@ -7,10 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sea.audit.rundir import existing_run, new_run_id
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 from sea.embeddings import SIDECAR_FILE, require_device
 from sea.errors import ParamsError
-from sea.files import read_json
+from sea.files import REBUILD, DamagedFile, read_json
 from sea.index import check_index
+from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
 from sea.llm.keys import api_key
 from sea.llm.registry import check_dollar_budget
 from sea.search.arms import ARMS
@@ -36,6 +40,7 @@ def plan_audit(params_path: str | Path, overrides: dict | None, run_id: str | No
         run.check()
     check_audit(params)
     check_dollar_budget(params)
+    check_knowledge_base(params)
     check_embedder(params)
     for settings in [*params.testee_settings(), params.models.generator, params.models.verifier]:
         if settings is not None:
@@ -69,6 +74,20 @@ def check_audit(params: Params) -> None:
     if budget.tokens is not None and budget.tokens < per_batch * per_call:
         raise ParamsError(f"budget.tokens: {budget.tokens} cannot pay for one batch ({per_batch} calls of at least "
                           f"{per_call} output tokens each); raise it or lower search.batch_size")
+
+
+def check_knowledge_base(params: Params) -> None:
+    """The knowledge base's Parquet files are there and readable: a copy cut short would otherwise
+    fail deep inside the first step, with the Parquet library's words."""
+    for name in (DOCUMENTS_FILE, PARAGRAPHS_FILE):
+        path = params.paths.kb_dir / name
+        if not path.is_file():
+            raise ParamsError(f"no knowledge base in {params.paths.kb_dir} ({name} is missing); build it with `dvc repro` "
+                              f"(or `sea kb build`)")
+        try:
+            pq.ParquetFile(path).close()
+        except (OSError, pa.ArrowException) as error:
+            raise DamagedFile(path, f"not readable Parquet: {error}", REBUILD) from None
 
 
 def check_embedder(params: Params) -> None:
