@@ -28,7 +28,7 @@ from mlflow.tracking import MlflowClient
 from sea.audit.rundir import COMPARE_DIR, ArmDir, RunDir, flatten, slug
 from sea.errors import ParamsError
 from sea.files import read_json, write_json
-from sea.settings import Params
+from sea.settings import Params, without_credentials
 
 RECORD = "mlflow.json"
 _MAX_PARAM_CHARS = 6000  # MLflow's limit on a param value
@@ -55,7 +55,7 @@ def check_tracking(params: Params, timeout_s: float = 5) -> None:
     uri = urlsplit(tracking_uri(params))
     if uri.scheme not in ("http", "https"):
         return
-    shown = uri._replace(netloc=uri.netloc.rpartition("@")[2]).geturl()  # never the credentials a URI may carry
+    shown = without_credentials(uri.geturl())
     try:
         with urllib.request.urlopen(f"{uri.geturl().rstrip('/')}/health", timeout=timeout_s):
             pass

@@ -6,6 +6,7 @@ import re
 from collections.abc import Collection
 from pathlib import Path
 from typing import Literal, get_args, get_origin
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
@@ -162,10 +163,11 @@ class ModelSettings(_Section):
     @field_validator("base_url")
     @classmethod
     def _base_url_is_http(cls, base_url: str | None) -> str | None:
-        from urllib.parse import urlsplit
-
         if base_url is not None:
             parts = urlsplit(base_url)
+            if parts.username or parts.password:  # sent as a Basic key, and recorded wherever the endpoint is
+                raise ValueError(f"base_url {without_credentials(base_url)!r} holds a user name or password; give the key "
+                                 f"through the environment instead (api_key_env names the variable)")
             if parts.scheme not in ("http", "https") or not parts.hostname:
                 raise ValueError(f"base_url {base_url!r} is not an http(s) URL; write it like http://127.0.0.1:8000/v1")
         return base_url
@@ -338,7 +340,12 @@ class Params(_Section):
     @model_validator(mode="after")
     def _simulated_profiles_exist(self) -> Params:
         models = [(f"models.{role}.model", getattr(self.models, role)) for role in ("testee", "generator", "verifier")]
-        models += [(f"audit.testees.{i}", ModelSettings(model=model)) for i, model in enumerate(self.audit.testees)]
+        for i, model in enumerate(self.audit.testees):
+            settings = _beside(self.models.testee, model)
+            if settings.provider == "openai-compatible" and not settings.base_url:
+                raise ValueError(f"audit.testees.{i}: {model} has no base_url: a testee listed here shares models.testee's "
+                                 f"endpoint only when both are openai-compatible; audit it as models.testee, with its base_url")
+            models.append((f"audit.testees.{i}", settings))
         for key, settings in models:
             if settings is not None and settings.provider == "simulated" and key == "models.generator.model":
                 raise ValueError(f"{key}: a simulated model answers questions but writes none; use an API or local "
@@ -355,7 +362,20 @@ class Params(_Section):
     def testee_settings(self) -> list[ModelSettings]:
         """models.testee, then each of audit.testees with the same limits and decoding."""
         first = self.models.testee
-        return [first, *(first.model_copy(update={"model": model}) for model in self.audit.testees if model != first.model)]
+        return [first, *(_beside(first, model) for model in self.audit.testees if model != first.model)]
+
+
+def _beside(first: ModelSettings, model: str) -> ModelSettings:
+    """A testee of audit.testees: models.testee's settings, and its endpoint and key only when of the same provider
+    (several models behind one server); another provider's key must never go to models.testee's server."""
+    same_provider = model.partition(":")[0] == first.provider
+    return first.model_copy(update={"model": model, **({} if same_provider else {"base_url": None, "api_key_env": None})})
+
+
+def without_credentials(url: str) -> str:
+    """The URL as it may be shown: without the user name and password it may carry."""
+    parts = urlsplit(url)
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl() if "@" in parts.netloc else url
 
 
 def _check_shared_regions(name: str, profile: SimulatedProfile, profiles: dict[str, SimulatedProfile]) -> None:
@@ -411,7 +431,8 @@ _SECTIONS = _sections(_Section)
 def parse_params(raw: object, file: str = "params.yaml", overrides: dict[str, object] | None = None) -> Params:
     """Params from raw YAML read from `file`, to which `overrides` (--set) were applied; errors name both."""
     overrides = overrides or {}
-    origin = file + (" with " + ", ".join(f"{key}={value!r}" for key, value in overrides.items()) if overrides else "")
+    shown = {key: without_credentials(value) if isinstance(value, str) else value for key, value in overrides.items()}
+    origin = file + (" with " + ", ".join(f"{key}={value!r}" for key, value in shown.items()) if overrides else "")
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):

@@ -162,3 +162,28 @@ def test_params_yaml_states_every_setting_with_the_code_default():
 def test_shared_blind_spots_name_a_profile_that_has_them(profiles, problem):
     with pytest.raises(ParamsError, match=problem):
         parse_params({"simulated": {"paper-regime": {}, **profiles}})
+
+
+def test_a_testee_of_another_provider_keeps_its_own_endpoint_and_key():
+    """A bug hunt: audit.testees=[openai:gpt-4o-mini] beside an openai-compatible models.testee took its base_url,
+    so OPENAI_API_KEY went to that server and its answers were credited to gpt-4o-mini."""
+    params = parse_params({"models": {"testee": {"model": "openai-compatible:llama", "base_url": "http://127.0.0.1:9/v1",
+                                                 "api_key_env": "PROXY_KEY", "max_in_flight": 3}},
+                           "audit": {"testees": ["openai:gpt-4o-mini", "openai-compatible:mistral"]}})
+    first, other, same = params.testee_settings()
+    assert (other.model, other.base_url, other.api_key_env, other.max_in_flight) == ("openai:gpt-4o-mini", None, None, 3)
+    assert (same.base_url, same.api_key_env) == ("http://127.0.0.1:9/v1", "PROXY_KEY")  # one server, several models
+
+
+def test_an_openai_compatible_testee_needs_one_beside_it_to_share_an_endpoint_with():
+    with pytest.raises(ParamsError, match=r"audit\.testees\.0: openai-compatible:mistral has no base_url: .*models\.testee"):
+        parse_params({"audit": {"testees": ["openai-compatible:mistral"]}})
+
+
+def test_a_key_written_into_base_url_is_refused():
+    """A bug hunt: http://user:secret@host/v1 was recorded in config.json, MLflow and every error message."""
+    with pytest.raises(ParamsError, match=r"models\.testee\.base_url: .*holds a user name or password.*environment"):
+        parse_params({"models": {"testee": {"model": "openai-compatible:x", "base_url": "http://user:sk-1@127.0.0.1:9/v1"}}})
+    with pytest.raises(ParamsError) as error:  # given as an override, which the message repeats
+        load_params(REPO / "params.yaml", {"models.testee.base_url": "http://user:sk-1@127.0.0.1:9/v1"})
+    assert "base_url='http://127.0.0.1:9/v1'" in str(error.value) and "sk-1" not in str(error.value)
