@@ -9,7 +9,7 @@ import anthropic
 import httpx2 as httpx  # the transport the openai and anthropic SDKs use (its exceptions are theirs)
 import openai
 
-from sea.llm.keys import api_key
+from sea.llm.keys import api_key, without_key
 from sea.llm.types import Decoding, Message, ProviderError, ProviderReply
 from sea.settings import ModelSettings
 
@@ -36,7 +36,8 @@ def _status_error(sdk, error: Exception, model: str) -> ProviderError:
     if isinstance(error, sdk.APIStatusError):
         status = error.status_code
         retryable = status in (408, 409, 429) or status >= 500
-        return ProviderError(f"{model}: HTTP {status} ({error.message})", retryable=retryable,
+        message = without_key(error.message, error.response.request.headers)
+        return ProviderError(f"{model}: HTTP {status} ({message})", retryable=retryable,
                              retry_after=_retry_after(error.response.headers))
     if isinstance(error, sdk.APIConnectionError):  # APITimeoutError included
         cause = error.__cause__ or error
