@@ -33,10 +33,11 @@ class Provider(Protocol):
 
 
 class CallFailed(Exception):
-    def __init__(self, failure: CallFailure, endpoint_side: bool):
+    def __init__(self, failure: CallFailure, endpoint_side: bool, refused: bool = False):
         super().__init__(failure.reason)
         self.failure = failure
         self.endpoint_side = endpoint_side  # the endpoint failed (5xx, timeouts, no connection), not the request
+        self.refused = refused  # the endpoint refuses every call: the key, its rights or the model (ProviderError.refused)
 
 
 def input_token_bound(messages: Sequence[Message]) -> int:
@@ -101,6 +102,8 @@ class ModelClient:
                     reply = await self._call_with_retries(messages, decoding, budget, reservation, worst, key)
                 except CallFailed as failed:
                     self.ledger.record_failure(self.role, self.settings.model)
+                    if failed.refused and not self.failing:  # every call would be: stop before the batch is kept
+                        self.failing = self._endpoint_failing(f"it refused a call ({failed.failure.reason})")
                     self._count_failure(failed.failure.reason)
                     self._unanswered = [*self._unanswered, failed.failure.reason] if failed.endpoint_side else []
                     raise
@@ -161,7 +164,8 @@ class ModelClient:
                         self._reached = True
                     if (not error.retryable or attempt == settings.max_attempts
                             or (error.unreachable and not self._reached)):
-                        raise CallFailed(CallFailure(error.reason, attempt, settings.model), error.retryable) from None
+                        raise CallFailed(CallFailure(error.reason, attempt, settings.model), error.retryable,
+                                         error.refused) from None
                     delay = backoff_seconds(attempt - 1, error.retry_after, settings.backoff_base_s, settings.backoff_cap_s)
                     log.warning("%s attempt %d failed (%s); retrying in %.2f s", settings.model, attempt, error.reason, delay)
                     await asyncio.sleep(delay)

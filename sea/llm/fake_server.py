@@ -17,7 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # Fault names usable in `script`, one per incoming request, in order; then every request is "ok".
 # "timeout" hangs and never answers; "late" hangs, then does the work and answers (a client that
 # gave up meanwhile was still billed for it, as on a real API).
-FAULTS = ("ok", "429", "500", "timeout", "late", "malformed", "die")
+FAULTS = ("ok", "401", "429", "500", "timeout", "late", "malformed", "die")
 
 
 def count_tokens(text: str) -> int:
@@ -123,7 +123,7 @@ class FakeLLMServer:
                     time.sleep(server.hang_s)
                     if fault == "timeout":
                         return
-                if fault in ("429", "500"):
+                if fault in ("401", "429", "500"):
                     error = json.dumps({"error": {"message": f"injected {fault}", "type": "injected"}}).encode()
                     self._send(int(fault), error, {"Retry-After": str(server.retry_after_s)} if fault == "429" else None)
                     return

@@ -38,7 +38,7 @@ def _status_error(sdk, error: Exception, model: str) -> ProviderError:
         retryable = status in (408, 409, 429) or status >= 500
         message = without_key(error.message, error.response.request.headers)
         return ProviderError(f"{model}: HTTP {status} ({message})", retryable=retryable,
-                             retry_after=_retry_after(error.response.headers))
+                             retry_after=_retry_after(error.response.headers), refused=status in (401, 403, 404))
     if isinstance(error, sdk.APIConnectionError):  # APITimeoutError included
         cause = error.__cause__ or error
         what = "request timed out" if isinstance(error, sdk.APITimeoutError) else "connection failed"

@@ -57,16 +57,18 @@ class ProviderError(Exception):
     malformed bodies) are retried with backoff; `retry_after` is the server's hint in seconds.
     `billable`: the request may have reached the server and been processed (a timeout, a
     connection lost after sending, a reply that could not be read), so it may be billed.
-    `unreachable`: the endpoint was never reached (connection refused, unknown host)."""
+    `unreachable`: the endpoint was never reached (connection refused, unknown host). `refused`: the
+    endpoint refuses the key (401), its rights (403) or the model (404), and so every call."""
 
     def __init__(self, reason: str, *, retryable: bool, retry_after: float | None = None, billable: bool = False,
-                 unreachable: bool = False):
+                 unreachable: bool = False, refused: bool = False):
         super().__init__(reason)
         self.reason = reason
         self.retryable = retryable
         self.retry_after = retry_after
         self.billable = billable
         self.unreachable = unreachable
+        self.refused = refused
 
 
 class BudgetExhausted(Exception):

@@ -283,6 +283,18 @@ def test_a_redone_step_at_the_end_of_its_budget_takes_its_cached_replies_before_
 
 
 @pytest.mark.reliability
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_refused_key_stops_at_once_and_its_batch_is_not_kept(provider):
+    """A bug hunt: a 401 is not retried and counted no outage, so the steps it spanned were kept with every
+    call failed, and resuming with the key fixed never asked their paragraphs."""
+    with FakeLLMServer(script=["401"] * 3) as server:  # the calls after them would be answered
+        client = make_client(server, provider, max_in_flight=1)
+        with pytest.raises(EndpointFailing, match=r"refused a call \(.*HTTP 401 .*\).*sea models check"):
+            client.run(client.complete_many([question(i) for i in range(6)]))
+    assert server.state.requests == 1
+
+
+@pytest.mark.reliability
 def test_calls_that_end_a_batch_failing_on_the_endpoints_side_are_not_its_outcome():
     with FakeLLMServer(script=["500"] * 3) as server:
         client = make_client(server, max_in_flight=1, max_attempts=1, stop_after_failures=10)
