@@ -4,12 +4,15 @@ shows). A task that fails is retried by Prefect; one lost with a killed worker i
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from sea.errors import ParamsError
 from sea.settings import ComputeSettings
+
+log = logging.getLogger(__name__)
 
 
 def check_scheduler(compute: ComputeSettings) -> None:
@@ -19,10 +22,12 @@ def check_scheduler(compute: ComputeSettings) -> None:
     from distributed import Client
 
     failure: list[str] = ["no answer"]
+    workers: list[int] = []
 
     def connect() -> None:
         try:
-            Client(compute.address, timeout=compute.connect_timeout_s).close()
+            with Client(compute.address, timeout=compute.connect_timeout_s) as client:
+                workers.append(len(client.scheduler_info()["workers"]))
             failure.clear()
         except Exception as error:  # whatever an address that is not a scheduler's makes the client raise
             failure[:] = [f"{type(error).__name__}: {str(error)[:200]}"]
@@ -34,6 +39,9 @@ def check_scheduler(compute: ComputeSettings) -> None:
         raise ParamsError(f"compute.address: no Dask scheduler answers at {compute.address!r} within "
                           f"{compute.connect_timeout_s:g} s ({failure[0]}); start one (`dask scheduler`, then "
                           "`dask worker <address>` on each machine) or fix the address, or set compute.runner: local")
+    if workers == [0]:  # an adaptive cluster may start them on demand: said, not refused
+        log.warning("compute.address: the Dask scheduler at %r has no workers yet; its tasks wait until one joins "
+                    "(`dask worker %s` on each machine)", compute.address, compute.address)
 
 
 def task_runner(compute: ComputeSettings):

@@ -3,6 +3,7 @@ against the streaming build of the same pages."""
 
 import bz2
 import json
+import logging
 import time
 
 import numpy as np
@@ -212,6 +213,22 @@ def test_an_unreachable_scheduler_fails_fast_naming_the_setting(multistream, mak
             check_scheduler(params.compute.model_copy(update={"address": address}))
         assert time.monotonic() - started < 10
 
+
+
+def test_a_scheduler_without_workers_is_said_before_its_tasks_wait(make_params, caplog):
+    """A bug hunt: a scheduler with no worker left the build waiting, with nothing on the screen."""
+    from distributed import LocalCluster
+
+    compute = make_params().compute
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        with caplog.at_level(logging.WARNING, logger="flows.compute"):
+            check_scheduler(compute.model_copy(update={"runner": "dask", "address": cluster.scheduler_address}))
+        assert "has no workers yet" in caplog.text
+        cluster.scale(1)
+        cluster.wait_for_workers(1)
+        caplog.clear()
+        check_scheduler(compute.model_copy(update={"runner": "dask", "address": cluster.scheduler_address}))
+        assert "no workers" not in caplog.text
 
 
 def test_a_worker_without_the_model_is_a_clear_error_not_retried(on_dask):
