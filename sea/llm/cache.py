@@ -7,7 +7,7 @@ import json
 import logging
 from pathlib import Path
 
-from sea.llm.types import Decoding, Message, ProviderReply
+from sea.llm.types import Decoding, Message, ProviderReply, usable_token_count
 from sea.sqlite_store import connect
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,6 @@ def _decode(stored: object) -> ProviderReply | None:
     if not isinstance(fields, dict):
         return None
     text, tokens = fields.get("text"), (fields.get("input_tokens"), fields.get("output_tokens"))
-    if not isinstance(text, str) or not all(type(n) is int and 0 <= n < 10_000_000 for n in tokens):
+    if not isinstance(text, str) or not all(usable_token_count(n) for n in tokens):
         return None
     return ProviderReply(text, *tokens)

@@ -13,7 +13,7 @@ from sea.llm.cache import ResponseCache, cache_key
 from sea.llm.ledger import Budget, Ledger, PriceTable, Reservation
 from sea.llm.limits import RateLimiter, backoff_seconds
 from sea.llm.types import (BudgetExhausted, CallFailure, Completion, Decoding, EndpointFailing, Message, ProviderError,
-                           ProviderReply)
+                           ProviderReply, usable_token_count)
 from sea.settings import ModelSettings
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,7 @@ class ModelClient:
         self._unanswered: list[str] = []  # the endpoint-side failures since the endpoint last answered
         self.failing: EndpointFailing | None = None
         self.cache_scope = ""  # replies cached under another scope are not reused (see cache_key)
+        self._warned_usage = False  # the warning about replies without usable token counts was logged
 
     def decoding(self, **overrides) -> Decoding:
         """The role's decoding parameters from params.yaml, with per-call overrides."""
@@ -170,6 +171,7 @@ class ModelClient:
                     log.warning("%s attempt %d failed (%s); retrying in %.2f s", settings.model, attempt, error.reason, delay)
                     await asyncio.sleep(delay)
                 else:
+                    reply = self._with_usable_usage(reply, messages, decoding)
                     self.cache.put(key, settings.model, reply)
                     used = (reply.input_tokens + reply.output_tokens, self._cost(reply.input_tokens, reply.output_tokens))
                     budget.close(ticket, *used)
@@ -180,6 +182,19 @@ class ModelClient:
                 (budget.settle_worst_case if in_flight else budget.release)(reservation)
             raise
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _with_usable_usage(self, reply: ProviderReply, messages: list[Message], decoding: Decoding) -> ProviderReply:
+        """The reply, or, when its token counts are missing or cannot be trusted (usable_token_count:
+        a negative count would give budget back, a fractional one would be refused by the cache on
+        resume), its text charged the call's worst case, the reservation made for it: the budget
+        holds, and the ledger, the record of sent calls and the response cache get valid counts."""
+        if usable_token_count(reply.input_tokens) and usable_token_count(reply.output_tokens):
+            return reply
+        if not self._warned_usage:
+            self._warned_usage = True
+            log.warning("%s at %s reported no usable token usage; charging each such call its worst case",
+                        self.settings.model, self.provider.endpoint)
+        return ProviderReply(reply.text, input_token_bound(messages), decoding.max_tokens)
 
     async def complete_many(self, requests: Sequence[list[Message]], decoding: Decoding | None = None,
                             budget: Budget | None = None, cache_scope: str | None = None,

@@ -16,8 +16,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # Fault names usable in `script`, one per incoming request, in order; then every request is "ok".
 # "timeout" hangs and never answers; "late" hangs, then does the work and answers (a client that
-# gave up meanwhile was still billed for it, as on a real API).
-FAULTS = ("ok", "401", "429", "500", "timeout", "late", "malformed", "die")
+# gave up meanwhile was still billed for it, as on a real API). The *_usage faults answer the
+# prompt but report token usage that cannot be trusted (the server still counts the true usage).
+USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000, "fractional_usage": 1.5,
+                "huge_usage": 10**12}
+FAULTS = ("ok", "401", "429", "500", "timeout", "late", "malformed", "die", *USAGE_FAULTS)
 
 
 def count_tokens(text: str) -> int:
@@ -146,6 +149,8 @@ class FakeLLMServer:
                     state.output_tokens += usage_out
                 anthropic = self.path.endswith("/messages")
                 body = _anthropic_body(payload, text, usage_in, usage_out) if anthropic else _openai_body(payload, text, usage_in, usage_out)
+                if fault in USAGE_FAULTS:
+                    _spoil_usage(body, USAGE_FAULTS[fault])
                 self._send(200, json.dumps(body).encode())
 
         return Handler
@@ -165,3 +170,13 @@ def _anthropic_body(payload: dict, text: str, usage_in: int, usage_out: int) -> 
         "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
         "usage": {"input_tokens": usage_in, "output_tokens": usage_out},
     }
+
+
+def _spoil_usage(body: dict, value: object) -> None:
+    """No usage (None), a null one ("null"), or every count replaced by `value`."""
+    if value is None:
+        del body["usage"]
+    elif value == "null":
+        body["usage"] = None
+    else:
+        body["usage"] = {name: value for name in body["usage"]}

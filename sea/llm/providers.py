@@ -10,7 +10,7 @@ import httpx2 as httpx  # the transport the openai and anthropic SDKs use (its e
 import openai
 
 from sea.llm.keys import api_key, without_key
-from sea.llm.types import Decoding, Message, ProviderError, ProviderReply
+from sea.llm.types import Decoding, Message, ProviderError, ProviderReply, usable_token_count
 from sea.settings import ModelSettings
 
 
@@ -54,6 +54,13 @@ def malformed(model: str, error: Exception) -> ProviderError:
     return ProviderError(f"{model}: malformed response ({type(error).__name__}: {error})", retryable=True, billable=True)
 
 
+def _reported_usage(usage: object, input_name: str, output_name: str) -> tuple[int | None, int | None]:
+    """The token counts a reply reported, or (None, None) when its usage is missing, null or not a
+    pair of usable counts (usable_token_count): the client then charges the call its worst case."""
+    counts = (getattr(usage, input_name, None), getattr(usage, output_name, None))
+    return counts if all(usable_token_count(n) for n in counts) else (None, None)
+
+
 class _SdkProvider:
     """An official SDK client with its own retries off, pointed at the configured endpoint."""
 
@@ -81,10 +88,10 @@ class OpenAIChat(_SdkProvider):
         except (openai.APIError, ValueError) as error:  # ValueError: a body that is not JSON
             raise _status_error(openai, error, self.settings.model) from None
         try:
-            return ProviderReply(response.choices[0].message.content or "", response.usage.prompt_tokens,
-                                 response.usage.completion_tokens)
+            text = response.choices[0].message.content or ""
         except (AttributeError, IndexError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
+        return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "prompt_tokens", "completion_tokens"))
 
 
 class AnthropicMessages(_SdkProvider):
@@ -105,6 +112,6 @@ class AnthropicMessages(_SdkProvider):
             raise _status_error(anthropic, error, self.settings.model) from None
         try:
             text = "".join(block.text for block in response.content if block.type == "text")
-            return ProviderReply(text, response.usage.input_tokens, response.usage.output_tokens)
         except (AttributeError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
+        return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "input_tokens", "output_tokens"))

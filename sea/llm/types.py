@@ -21,13 +21,25 @@ class Decoding:
     sample: int = 0
 
 
+# A token count is a plain int in [0, MAX_TOKEN_COUNT): no call uses ten million tokens.
+MAX_TOKEN_COUNT = 10_000_000
+
+
+def usable_token_count(n: object) -> bool:
+    """Whether a token count, as a server reported it or the response cache read it back, can be
+    trusted: the one rule of the client (which charges a reply without one its worst case) and the
+    cache (which refuses a row without one)."""
+    return type(n) is int and 0 <= n < MAX_TOKEN_COUNT
+
+
 @dataclass(frozen=True)
 class ProviderReply:
-    """What a provider returns for one call: text and the token counts the backend reported."""
+    """What a provider returns for one call: text and the token counts the backend reported (None:
+    it reported none that passes usable_token_count; the client charges the call its worst case)."""
 
     text: str
-    input_tokens: int
-    output_tokens: int
+    input_tokens: int | None
+    output_tokens: int | None
 
 
 @dataclass(frozen=True)

@@ -307,3 +307,45 @@ def test_calls_that_end_a_batch_failing_on_the_endpoints_side_are_not_its_outcom
         results, _ = client.run(client.complete_many([question(3)]))
         assert isinstance(results[0], Completion)
         client.check_answering()  # answered since: the failures were the calls', not an outage's
+
+
+SPOILED_USAGE = ["no_usage", "null_usage", "negative_usage", "fractional_usage", "huge_usage"]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("fault", SPOILED_USAGE)
+def test_a_token_budget_holds_as_the_server_counts_it_when_the_reported_usage_is_unusable(provider, fault, tmp_path, caplog):
+    # A server reporting negative usage gave budget back (5,000 tokens let 890 calls through); null usage
+    # crashed the audit; absent usage was retried as malformed and paid each time.
+    prompts = [question(i, i % 7) for i in range(60)]
+    record = tmp_path / "sea.sent-calls.jsonl"
+    with FakeLLMServer(script=[fault] * 60) as server:
+        client, budget = make_client(server, provider), Budget(tokens=2000, sent=SentCalls(record, 0))
+        results, exhausted = client.run(client.complete_many(prompts, budget=budget))
+    assert exhausted and server.state.requests == server.state.served  # every answer kept, none asked twice
+    answered = [(p, r) for p, r in zip(prompts, results) if isinstance(r, Completion)]
+    assert len(answered) == server.state.served and all(r.text == "Answer: A" for _, r in answered)
+    assert all((r.input_tokens, r.output_tokens) == (input_token_bound(p), 16) for p, r in answered)  # the worst case
+    assert server.state.input_tokens + server.state.output_tokens <= budget.spent.tokens <= 2000
+    [usage] = client.ledger.summary()
+    assert usage["input_tokens"] + usage["output_tokens"] == budget.spent.tokens and usage["failed_calls"] == 0
+    paid = SentCalls(record, 0).paid()
+    assert paid["paid_calls"] == server.state.served and paid["paid_tokens"] == budget.spent.tokens
+    assert paid["unsettled_calls"] == 0
+    warnings = [r.getMessage() for r in caplog.records if "no usable token usage" in r.getMessage()]
+    assert len(warnings) == 1 and client.settings.model in warnings[0] and server.base_url in warnings[0]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_replies_with_unusable_usage_are_read_back_from_the_cache_on_resume(provider, tmp_path):
+    cache_path = tmp_path / "responses.sqlite"
+    prompts = [question(i) for i in range(len(SPOILED_USAGE))]
+    with FakeLLMServer(script=SPOILED_USAGE) as server:
+        first = make_client(server, provider, cache=ResponseCache(cache_path))
+        first.run(first.complete_many(prompts))
+        assert server.state.requests == len(prompts)
+        second = make_client(server, provider, cache=ResponseCache(cache_path))
+        results, _ = second.run(second.complete_many(prompts))
+    assert server.state.requests == len(prompts)  # nothing asked, nor paid, again
+    assert all(r.cached and r.text == "Answer: A" for r in results)
+    assert second.cache.hits == len(prompts) and second.cache.rejected == 0
