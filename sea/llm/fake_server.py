@@ -6,7 +6,9 @@ what it served so callers can check ledgers and caches against the server's own 
 
 from __future__ import annotations
 
+import email.utils
 import json
+import math
 import threading
 import time
 from collections import deque
@@ -17,10 +19,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # Fault names usable in `script`, one per incoming request, in order; then every request is "ok".
 # "timeout" hangs and never answers; "late" hangs, then does the work and answers (a client that
 # gave up meanwhile was still billed for it, as on a real API). The *_usage faults answer the
-# prompt but report token usage that cannot be trusted (the server still counts the true usage).
+# prompt but report token usage that cannot be trusted (the server still counts the true usage);
+# "429_date" gives its Retry-After as an HTTP date, retry_after_s (rounded up) from now, truncated to
+# the second as HTTP dates are: the client then waits up to a second less than that.
 USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000, "fractional_usage": 1.5,
                 "huge_usage": 10**12}
-FAULTS = ("ok", "401", "429", "500", "timeout", "late", "malformed", "die", *USAGE_FAULTS)
+FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", *USAGE_FAULTS)
 
 
 def count_tokens(text: str) -> int:
@@ -126,9 +130,12 @@ class FakeLLMServer:
                     time.sleep(server.hang_s)
                     if fault == "timeout":
                         return
-                if fault in ("401", "429", "500"):
+                if fault in ("401", "429", "429_date", "500"):
+                    status = int(fault[:3])
                     error = json.dumps({"error": {"message": f"injected {fault}", "type": "injected"}}).encode()
-                    self._send(int(fault), error, {"Retry-After": str(server.retry_after_s)} if fault == "429" else None)
+                    retry_after = (email.utils.formatdate(time.time() + math.ceil(server.retry_after_s), usegmt=True)
+                                   if fault == "429_date" else str(server.retry_after_s))
+                    self._send(status, error, {"Retry-After": retry_after} if status == 429 else None)
                     return
                 if fault == "malformed":
                     self._send(200, b'{"choices": [ {"message": ')

@@ -5,6 +5,10 @@ and the attempt count, so every attempt is visible to the ledger and the budget.
 
 from __future__ import annotations
 
+import datetime
+import email.utils
+import math
+
 import anthropic
 import httpx2 as httpx  # the transport the openai and anthropic SDKs use (its exceptions are theirs)
 import openai
@@ -15,10 +19,23 @@ from sea.settings import ModelSettings
 
 
 def _retry_after(headers: httpx.Headers | None) -> float | None:
+    """The seconds a server asked to wait (RFC 9110: delta-seconds, or an HTTP date, counted from now
+    and at least 0), or None, and so our own backoff, when it sent none or one that is neither a
+    finite, non-negative number of seconds nor a date ("inf", "nan" and "1e400" would wait forever)."""
+    value = headers.get("retry-after") if headers else None
+    if value is None:
+        return None
     try:
-        return float(headers["retry-after"]) if headers and "retry-after" in headers else None
+        seconds = float(value)
     except ValueError:
-        return None  # an HTTP date: fall back to our own backoff
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        if when.tzinfo is None:  # "-0000": UTC, by RFC 5322
+            when = when.replace(tzinfo=datetime.timezone.utc)
+        return max(0.0, (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds())
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
 # Transport errors raised before the request left this machine: it cannot have been processed.

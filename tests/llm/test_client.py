@@ -349,3 +349,13 @@ def test_replies_with_unusable_usage_are_read_back_from_the_cache_on_resume(prov
     assert server.state.requests == len(prompts)  # nothing asked, nor paid, again
     assert all(r.cached and r.text == "Answer: A" for r in results)
     assert second.cache.hits == len(prompts) and second.cache.rejected == 0
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_429_retry_after_as_an_http_date_is_honoured(provider):
+    with FakeLLMServer(script=["429_date"], retry_after_s=2) as server:  # a date 1 to 2 s from now
+        client = make_client(server, provider)
+        started = time.perf_counter()
+        completion = client.complete_sync(question(0))
+    assert completion.text == "Answer: A"
+    assert server.state.requests == 2 and time.perf_counter() - started >= 1.0
