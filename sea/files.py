@@ -72,8 +72,10 @@ def replacing(path: Path) -> Iterator[Path]:
     partial = path.with_name(f"{path.name}.{_HOST}-{os.getpid()}-{threading.get_ident()}.partial")
     try:
         yield partial
-    except BaseException:
+    except BaseException as error:
         partial.unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.filename is None:  # a write to an open file names none: name it
+            error.filename = str(path)
         raise
     os.replace(partial, path)
 

@@ -3,11 +3,15 @@ embedding and tag caches share."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+
+from sea.files import DamagedFile
 
 _LOOKUP_BATCH = 900  # stays under SQLite's bound-parameter limit on old builds
 
@@ -19,9 +23,28 @@ def connect(path: Path | None) -> sqlite3.Connection:
         return sqlite3.connect(":memory:", check_same_thread=False)
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(path, check_same_thread=False)
-    db.execute("PRAGMA journal_mode=WAL")  # readers never block the writer; a killed process loses nothing committed
-    db.execute("PRAGMA synchronous=NORMAL")  # safe with WAL; skips an fsync per write
+    try:
+        db.execute("PRAGMA journal_mode=WAL")  # readers never block the writer; a killed process loses nothing committed
+        db.execute("PRAGMA synchronous=NORMAL")  # safe with WAL; skips an fsync per write
+    except sqlite3.DatabaseError as error:  # "file is not a database": another file, or one damaged on disk
+        db.close()
+        raise DamagedFile(path, f"not a usable SQLite database: {error}",
+                          "it is a cache: delete it and run again (what it held is made again; a response cache's replies "
+                          "are asked again, and paid for again from an API)") from None
     return db
+
+
+@contextmanager
+def writing(db: sqlite3.Connection, path: Path | None) -> Iterator[None]:
+    """A transaction, in which a full disk is an OSError naming the file: the command then says what to
+    free in one line, as for any other file (SQLite says only "database or disk is full")."""
+    try:
+        with db:
+            yield
+    except sqlite3.OperationalError as error:
+        if "full" not in str(error):
+            raise
+        raise OSError(errno.ENOSPC, f"No space left on device ({error})", None if path is None else str(path)) from None
 
 
 def text_key(text: str) -> bytes:
@@ -38,7 +61,7 @@ class KeyedTable:
         self._insert = f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)"
         # Shared by the event loop's thread and micro-batching worker threads, one at a time.
         self._lock = threading.Lock()
-        self._db = connect(path)
+        self._path, self._db = path, connect(path)
         self._db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({scope_column} TEXT, key BLOB, {value_column} BLOB, "
                          f"PRIMARY KEY ({scope_column}, key)) WITHOUT ROWID")
 
@@ -52,5 +75,5 @@ class KeyedTable:
         return found
 
     def put_many(self, scope: str, values: Iterable[tuple[bytes, object]]) -> None:
-        with self._lock, self._db:
+        with self._lock, writing(self._db, self._path):
             self._db.executemany(self._insert, [(scope, key, value) for key, value in values])

@@ -1,3 +1,4 @@
+import errno
 import os
 import subprocess
 import sys
@@ -78,3 +79,12 @@ def test_compact_json_reads_back_the_same(tmp_path):
     write_json(tmp_path / "indented.json", data)
     assert read_json(tmp_path / "compact.json") == read_json(tmp_path / "indented.json") == data
     assert "\n" not in (tmp_path / "compact.json").read_text() and "\n" in (tmp_path / "indented.json").read_text()
+
+
+def test_a_full_disk_names_the_file_being_written(tmp_path):
+    """A bug hunt: "No space left on device" came without a path (a write to an open file names none)."""
+    target = tmp_path / "state.json"
+    with pytest.raises(OSError) as error:
+        with replacing(target):
+            raise OSError(errno.ENOSPC, "No space left on device")
+    assert error.value.filename == str(target) and not list(tmp_path.iterdir())

@@ -8,7 +8,7 @@ import logging
 from pathlib import Path
 
 from sea.llm.types import Decoding, Message, ProviderReply, usable_token_count
-from sea.sqlite_store import connect
+from sea.sqlite_store import connect, writing
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class ResponseCache:
     first opened."""
 
     def __init__(self, path: Path | None):
-        self._db = connect(path)
+        self._path, self._db = path, connect(path)
         self._db.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, reply TEXT, checksum TEXT)")
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(responses)")}
         if "checksum" not in columns:
@@ -72,7 +72,7 @@ class ResponseCache:
 
     def put(self, key: str, model: str, reply: ProviderReply) -> None:
         encoded = json.dumps({"text": reply.text, "input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens})
-        with self._db:
+        with writing(self._db, self._path):
             self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
                              (key, model, encoded, _checksum(key, encoded)))
 
