@@ -75,7 +75,8 @@ def question_ids(run: RunDir) -> set[str]:
 
 def provenance(run: RunDir, testee: str | None, only_errors: bool, include_rejected: bool, count: int) -> dict:
     return {"run_id": run.run_id, "testees": [testee] if testee else [t.model for t in run.params.testee_settings()],
-            "only_errors": only_errors, "includes_rejected": include_rejected, "questions": count,
+            "run_finished": not run.unfinished(), "only_errors": only_errors, "includes_rejected": include_rejected,
+            "questions": count,
             "data_versions": run.config["data_versions"],
             "generator": run.params.models.generator.model if run.params.models.generator else "offline",
             "reviewed": bool(verdicts_by_question(run))}

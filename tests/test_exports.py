@@ -31,6 +31,7 @@ def test_jsonl_and_parquet_carry_the_papers_fields_and_the_provenance(finished_a
     assert first["url"].startswith("http") and first["paragraph"]
     about = json.loads(written[0].read_text(encoding="utf-8"))
     assert about["run_id"] == finished_audit.run_id and about["questions"] == len(records) and "index" in about["data_versions"]
+    assert about["run_finished"] is True  # a bug hunt: a suite exported mid-run did not say it was partial
     table = pd.read_parquet(export(finished_audit, "parquet", tmp_path / "parquet", only_errors=True)[-1])
     assert list(table["id"]) == [r["id"] for r in records]
 

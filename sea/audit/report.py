@@ -118,9 +118,12 @@ def build_report(run: RunDir, out: Path, findings_dir: Path | None = None) -> Pa
 def _subtitle(run: RunDir) -> str:
     p = run.params
     generator = p.models.generator.model if p.models.generator else "the offline cloze generator"
+    going = len(run.unfinished())
+    unfinished = (f" Not finished: {going} of {len(run.arms())} arms have budget left (running, or stopped: `sea audit "
+                  f"--resume {run.run_id}`); these are the figures so far." if going else "")
     return (f"{', '.join(t.model for t in p.testee_settings())} audited on questions from {generator}, over {p.kb.source} "
             f"({p.kb.input}); {p.questions.per_paragraph} questions × {p.questions.variants} phrasings a paragraph, "
-            f"{p.search.batch_size} paragraphs a step.")
+            f"{p.search.batch_size} paragraphs a step.{unfinished}")
 
 
 def cost_words(model: str, tokens: int | None, dollars: float | None) -> str:

@@ -216,6 +216,10 @@ class RunDir:
         made from, so that a report can tell one made before the run went on."""
         return {f"{arm.testee}/{arm.arm}": arm.load_state().step for arm in self.arms()}
 
+    def unfinished(self) -> list[ArmDir]:
+        """The arms with budget left: still running, or stopped before the end."""
+        return [arm for arm in self.arms() if not arm.load_state().finished]
+
     def comparisons(self) -> list[dict]:
         """What sea.audit.compare found against earlier audits, as saved."""
         return [read_json(path) for path in sorted((self.root / COMPARE_DIR).glob("*.json"))]

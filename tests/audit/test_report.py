@@ -53,6 +53,7 @@ def test_the_report_is_one_offline_page_with_every_section(workspace, tmp_path):
     assert "random · simulated:probe: no relations" in html  # the arm without a DAG says why
     assert "no cost: simulated testee" in html and "cumulative_error_rate" not in html  # words, not field names
     assert "failed calls" not in _results_table(html)[0]  # a column only when some call failed for good
+    assert "Not finished" not in html
     topics = re.findall(r"([\d.,]+) wrong of ([\d.,]+) \(", html)  # the categories it fails most, before `sea findings`
     assert topics and all(wrong.isdigit() and asked.isdigit() for wrong, asked in topics), topics
 
@@ -80,6 +81,7 @@ def test_a_run_part_done_reports_what_was_answered_and_no_more(workspace, tmp_pa
     page = _Page()
     page.feed(html)
     assert "No answers yet." in html and page.figures == 0 and not page.failed  # before the first step
+    assert "Not finished: 3 of 3 arms have budget left" in html  # a bug hunt: a partial page read as a finished audit
     assert "Failed questions" not in page.headings and "Relation DAGs" in page.headings
     run_steps(workspace.run.arm("simulated:probe", "random"), in_process(workspace))  # sea and no_pruning not begun
     html = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
@@ -88,6 +90,7 @@ def test_a_run_part_done_reports_what_was_answered_and_no_more(workspace, tmp_pa
     random = next(row for row in rows if row[1] == "random")
     assert all(random[header.index(column)].replace(",", "").isdigit() for column in ("steps", "questions asked", "wrong answers"))
     assert {row[header.index("questions asked")] for row in rows if row[1] != "random"} == {"—"}  # not begun; the rest stay whole
+    assert "Not finished: 2 of 3 arms have budget left" in html
 
 
 def _results_table(html: str) -> list[list[str]]:
