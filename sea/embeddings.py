@@ -138,8 +138,11 @@ def embed_documents(params: Params, progress: bool = True) -> dict:
 
 def write_document_vectors(params: Params, total: int, dimension: int, batches: Iterable[tuple[Sequence[int], np.ndarray]],
                            progress: bool) -> None:
-    """(doc ids, vectors) batches, in document order, into the memory-mapped vectors file and the ids file."""
+    """(doc ids, vectors) batches, in document order, into the memory-mapped vectors file and the ids file.
+    The sidecar goes first and comes back last (write_sidecar): two files cannot be swapped in at once, and
+    embeddings cut while being written must read as missing, not as new ids beside old vectors."""
     out_dir, row = params.paths.embeddings_dir, 0
+    (out_dir / SIDECAR_FILE).unlink(missing_ok=True)
     with replacing(out_dir / VECTORS_FILE) as partial:
         vectors = np.lib.format.open_memmap(partial, mode="w+", dtype=np.float32, shape=(total, dimension))
         ids = np.empty(total, dtype=np.int64)
@@ -171,7 +174,9 @@ def write_sidecar(params: Params, dimension: int, total: int, computed: int, sec
 
 def load_document_vectors(embeddings_dir: Path) -> tuple[np.ndarray, np.ndarray, dict]:
     """(vectors as a read-only memory map, doc ids, sidecar)."""
-    sidecar = json.loads((embeddings_dir / SIDECAR_FILE).read_text(encoding="utf-8"))
+    if not (embeddings_dir / SIDECAR_FILE).is_file():  # never built, or cut while being written
+        raise ParamsError(f"no document embeddings in {embeddings_dir}; build them with `dvc repro` (or `sea embed`)")
+    sidecar = read_json(embeddings_dir / SIDECAR_FILE)
     loaded = []
     for name, mmap_mode in ((VECTORS_FILE, "r"), (IDS_FILE, None)):
         try:

@@ -92,3 +92,26 @@ def test_damaged_embeddings_are_named_with_the_fix(vital_sample, tmp_path):
     vectors.write_bytes(vectors.read_bytes()[: vectors.stat().st_size // 2])  # a copy cut short
     with pytest.raises(DamagedFile, match=r"documents.npy is damaged \(mmap length is greater than file size\); rebuild it"):
         load_document_vectors(copy)
+
+
+def test_vectors_cut_while_being_written_are_not_read_as_built(vital_sample, tmp_path):
+    """A bug hunt: the ids were written in place before the vectors' file was swapped in, so a kill between left new
+    ids beside old vectors and the old sidecar (caught only when their counts differed). Until the sidecar is
+    written, last, the embeddings are missing, not wrong."""
+    import shutil
+
+    from sea.embeddings import write_document_vectors
+
+    copy = tmp_path / "embeddings"
+    shutil.copytree(vital_sample.paths.embeddings_dir, copy)
+    params = vital_sample.model_copy(update={"paths": vital_sample.paths.model_copy(update={"embeddings_dir": copy})})
+    vectors, ids, _ = load_document_vectors(copy)
+
+    def killed():
+        yield ids[:8].tolist(), np.asarray(vectors[:8])
+        raise KeyboardInterrupt  # the process stops mid-write
+
+    with pytest.raises(KeyboardInterrupt):
+        write_document_vectors(params, len(ids), vectors.shape[1], killed(), progress=False)
+    with pytest.raises(ParamsError, match=r"no document embeddings in .+embeddings; build them with `dvc repro`"):
+        load_document_vectors(copy)
