@@ -153,6 +153,39 @@ def test_shards_converted_under_another_index_or_conversion_code_are_not_reused(
     assert sharded.build_shard(params, shards[1], header, folder)["shard"]["start"] == shards[1].start  # converted again
 
 
+def test_an_edit_to_the_embedder_that_assigns_categories_converts_the_shards_again(multistream, tmp_path, monkeypatch):
+    """Categories are chosen by embedding titled_text(…) (sea/embeddings.py, a kb dependency in dvc.yaml):
+    an edit there made `dvc repro` merge the old parts again, with the old categories."""
+    import ast
+    from pathlib import Path
+
+    from sea.kb import sharded
+
+    params = sharded_params(tmp_path, multistream[0], runner="local")
+    before = sharded.parts_dir(params)
+    real = Path(sharded.__file__).parents[1] / "embeddings.py"
+    edited = tmp_path / "embeddings.py"
+    edited.write_text(real.read_text().replace('f"{title}. {body}"', 'f"{title}: {body}"'))
+    monkeypatch.setattr(sharded, "_CONVERSION_CODE", tuple(edited if p == real else p for p in sharded._CONVERSION_CODE))
+    assert sharded.parts_dir(params) != before
+    monkeypatch.undo()
+
+    # every project module the conversion imports is in the key, but for the settings (in the key by
+    # value) and the error messages and file writing
+    sea = real.parent
+    seen, todo = set(), [Path(sharded.__file__)]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sea."):
+                module = sea.parent.joinpath(*node.module.split("."))
+                todo += [c for c in (module.with_suffix(".py"), module / "__init__.py") if c.is_file()]
+    assert seen - set(sharded._CONVERSION_CODE) <= {sea / "settings.py", sea / "errors.py", sea / "files.py"}
+
+
 def test_embeddings_part_by_part_on_dask_equal_the_single_process_ones(on_dask):
     params, _, _ = on_dask
     embed_sharded(params, progress=False)
