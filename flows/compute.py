@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from sea.errors import ParamsError
-from sea.settings import ComputeSettings
+from sea.settings import ComputeSettings, Params
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,22 @@ def check_scheduler(compute: ComputeSettings) -> None:
     if workers == [0]:  # an adaptive cluster may start them on demand: said, not refused
         log.warning("compute.address: the Dask scheduler at %r has no workers yet; its tasks wait until one joins "
                     "(`dask worker %s` on each machine)", compute.address, compute.address)
+
+
+def for_workers(params: Params) -> Params:
+    """params as the tasks get them: every path absolute, against this process's working directory. A
+    worker started in another directory (`dask worker` from $HOME, a Slurm job's folder) resolved a
+    relative one against its own, and converted the dump into a cache the merge here could not find, or
+    did not find the model. What this process records (the build report, the sidecars) keeps them as given.
+    (The knowledge base's flow makes kb.input absolute itself: the embedding stage does not read kb.*)"""
+    paths = {name: value.absolute() for name, value in params.paths}
+    from sea.embeddings import resolve_model
+
+    embedding = params.embedding
+    location, local = resolve_model(embedding.model)
+    if local and location == embedding.model and not Path(location).expanduser().is_absolute():  # a model folder here
+        embedding = embedding.model_copy(update={"model": str(Path(location).expanduser().absolute())})
+    return params.model_copy(update={"paths": params.paths.model_copy(update=paths), "embedding": embedding})
 
 
 def task_runner(compute: ComputeSettings):

@@ -7,7 +7,7 @@ import time
 
 from prefect import flow
 
-from flows.compute import task_runner
+from flows.compute import for_workers, task_runner
 from sea.settings import Params
 from sea.sharded_embeddings import assemble_parts, parts_folder
 from tasks.embed import embed_documents_part
@@ -18,7 +18,8 @@ def _embed(params: dict, progress: bool) -> dict:
     settings = Params.model_validate(params)
     started = time.perf_counter()
     folder, parts = parts_folder(settings)
-    futures = [embed_documents_part.submit(params, number, str(folder)) for number in range(parts)]
+    shipped, where = for_workers(settings).model_dump(mode="json"), str(folder.absolute())  # what a worker in another directory finds
+    futures = [embed_documents_part.submit(shipped, number, where) for number in range(parts)]
     for future in futures:
         future.result()
     return assemble_parts(settings, folder, parts, time.perf_counter() - started, progress)

@@ -8,7 +8,7 @@ import time
 
 from prefect import flow
 
-from flows.compute import task_runner
+from flows.compute import for_workers, task_runner
 from sea.kb.schema import require_replaceable
 from sea.kb.sharded import documents_in, merge_shards, parts_dir, plan, require_index
 from sea.settings import Params
@@ -24,9 +24,13 @@ def _build(params: dict, progress: bool) -> dict:
     # With kb.max_documents, shards are converted in dump order, a wave of compute.workers at a time, until
     # the documents are there: a trial on the full dump converts a few shards, not all of them.
     wave = len(shards) if settings.kb.max_documents is None else max(1, settings.compute.workers)
+    # what a worker in another directory finds: the dump and the parts folder as absolute paths
+    shipped = for_workers(settings)
+    shipped = shipped.model_copy(update={"kb": shipped.kb.model_copy(update={"input": shipped.kb.input.absolute()})})
+    shipped, parts = shipped.model_dump(mode="json"), str(folder.absolute())
     converted = []
     for start in range(0, len(shards), wave):
-        futures = [convert_shard.submit(params, shard, header, str(folder)) for shard in shards[start:start + wave]]
+        futures = [convert_shard.submit(shipped, shard, header, parts) for shard in shards[start:start + wave]]
         for future in futures:
             future.result()
         converted += shards[start:start + wave]

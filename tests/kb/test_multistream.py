@@ -186,6 +186,50 @@ def test_an_edit_to_the_embedder_that_assigns_categories_converts_the_shards_aga
     assert seen - set(sharded._CONVERSION_CODE) <= {sea / "settings.py", sea / "errors.py", sea / "files.py"}
 
 
+def test_tasks_run_in_another_working_directory_with_relative_paths(multistream, tmp_path, monkeypatch, prefect_server):
+    """A Dask worker started elsewhere resolved relative paths against its own directory: the shards went
+    to a cache the merge could not find, or the dump was not found. Each task here runs in another
+    directory than the driver's; what the build records keeps the paths as given."""
+    import os
+    import shutil
+
+    import tasks.embed
+    import tasks.kb
+    from sea.settings import parse_params
+
+    driver, elsewhere = tmp_path / "driver", tmp_path / "elsewhere"
+    (driver / "dumps").mkdir(parents=True)
+    elsewhere.mkdir()
+    for path in multistream:
+        shutil.copy(path, driver / "dumps" / path.name)
+    monkeypatch.chdir(driver)
+    params = parse_params({"paths": {name: name for name in ("kb_dir", "embeddings_dir", "index_dir", "cache_dir")},
+                           "kb": {"source": "wikipedia-dump", "input": f"dumps/{multistream[0].name}",
+                                  "streams_per_shard": 4, "chunk_documents": 25, "max_documents": 5},
+                           "compute": {"runner": "local"}})
+    seen = []
+
+    def in_another_directory(task):
+        def run(params, *args):
+            seen.append(params)
+            os.chdir(elsewhere)
+            try:
+                return task(params, *args)
+            finally:
+                os.chdir(driver)
+        return run
+
+    monkeypatch.setattr(tasks.kb, "build_shard", in_another_directory(tasks.kb.build_shard))
+    monkeypatch.setattr(tasks.embed, "embed_part", in_another_directory(tasks.embed.embed_part))
+    report = build_sharded(params, progress=False)
+    embed_sharded(params, progress=False)
+    assert report["documents"] == 5 and report["input"] == f"dumps/{multistream[0].name}"
+    assert len(load_document_vectors(driver / "embeddings_dir")[1]) == 5
+    assert seen and all(p.paths.kb_dir.is_absolute() and p.paths.cache_dir.is_absolute() for p in seen)
+    assert seen[0].kb.input.is_absolute()
+    assert not list(elsewhere.iterdir())  # nothing written under the task's working directory
+
+
 def test_embeddings_part_by_part_on_dask_equal_the_single_process_ones(on_dask):
     params, _, _ = on_dask
     embed_sharded(params, progress=False)
