@@ -108,12 +108,18 @@ def _decompress(dump: str, start: int, end: int) -> bytes:
                           "not match it; download both again and compare their checksums") from None
 
 
-def read_header(dump: str, header_end: int) -> bytes:
-    """The `<mediawiki …>` opening tag and `<siteinfo>`: what every shard is parsed under."""
+def read_header(dump: str, header_end: int, index: str | None = None) -> bytes:
+    """The `<mediawiki …>` opening tag and `<siteinfo>`: what every shard is parsed under. Refused
+    when it holds pages: the index does not name the first page stream (an index cut at its head, or
+    another dump's), whose pages would otherwise be dropped without a word."""
     header = _decompress(dump, 0, header_end)
     if b"<mediawiki" not in header[:2000]:
         raise SourceError(f"{dump}: its first stream is not a MediaWiki header; give a *-pages-articles-multistream.xml.bz2 dump")
-    return header.split(b"<page>")[0]
+    if b"<page>" in header:
+        raise SourceError(f"{index or 'its index'}: does not name the first page stream of {dump} (bytes 0-{header_end}, "
+                          "taken for the header, hold pages): the index is cut short at its head or belongs to another "
+                          "dump; download the -multistream-index.txt.bz2 published with this dump again")
+    return header
 
 
 def shard_documents(dump: str, shard: Shard, header: bytes, skips: SkipCounts, notes: SourceNotes) -> Iterator[SourceDocument]:

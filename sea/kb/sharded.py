@@ -76,7 +76,7 @@ def parts_dir(params: Params) -> Path:
 def plan(params: Params) -> tuple[bytes, list[Shard]]:
     """The dump's header and its shards, checked against the index before any work is given out."""
     header_end, shards = plan_shards(str(params.kb.input), index_of(params), params.kb.streams_per_shard)
-    return read_header(str(params.kb.input), header_end), shards
+    return read_header(str(params.kb.input), header_end, index_of(params)), shards
 
 
 def _part(folder: Path, shard: Shard) -> tuple[Path, Path, Path]:

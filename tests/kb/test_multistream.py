@@ -258,6 +258,23 @@ def test_a_dump_without_its_index_or_with_another_dumps_index_is_refused(multist
                       progress=False)
 
 
+def test_an_index_without_the_first_page_stream_is_refused_not_its_pages_dropped(multistream, tmp_path):
+    """The first offset an index names is taken as the header's end: an index cut at its head made the
+    first page stream part of the header, and its pages (Anarchism among them) were dropped silently."""
+    from sea.kb.sharded import plan
+
+    dump, index = multistream
+    lines = bz2.decompress(index.read_bytes()).splitlines(keepends=True)
+    first = lines[0].split(b":")[0]
+    cut = tmp_path / "cut-index.txt.bz2"
+    cut.write_bytes(bz2.compress(b"".join(line for line in lines if line.split(b":")[0] != first)))
+    params = sharded_params(tmp_path, dump, runner="local")
+    assert plan(params)[0].count(b"<page>") == 0
+    params = params.model_copy(update={"kb": params.kb.model_copy(update={"multistream_index": str(cut)})})
+    with pytest.raises(SourceError, match=rf"{cut}: does not name the first page stream of .*published with this dump"):
+        plan(params)
+
+
 def test_a_corrupt_stream_inside_a_shard_or_a_cut_dump_is_an_error_not_fewer_pages(multistream, tmp_path):
     dump, index = multistream
     offsets = stream_offsets(str(index))
