@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -36,9 +37,24 @@ def choose_factory(count: int, dimension: int, memory_gb: float) -> str:
         return "Flat" if count <= 1_000_000 else f"IVF{lists},Flat"
     fitting = [m for m in _PQ_SIZES if dimension % m == 0 and count * (m + 8) <= budget]
     if not fitting:
-        raise ParamsError(f"index.memory_gb: {memory_gb:g} GB cannot hold {count:,} vectors even as 8-byte codes; "
-                          f"raise it to at least {count * 16 * _OVERHEAD / 1e9:.1f}, or give index.factory yourself")
+        smallest = min((m for m in _PQ_SIZES if dimension % m == 0), default=None)
+        if smallest is None:
+            raise ParamsError(f"index.memory_gb: {memory_gb:g} GB cannot hold {count:,} vectors of dimension {dimension} "
+                              f"as they are, and no PQ code size divides {dimension}; give index.factory yourself")
+        raise ParamsError(f"index.memory_gb: {memory_gb:g} GB cannot hold {count:,} vectors even as {smallest}-byte codes; "
+                          f"raise it to at least {_at_least(count * (smallest + 8) * _OVERHEAD / 1e9)}, or give "
+                          "index.factory yourself")
     return f"IVF{lists},PQ{max(fitting)}"
+
+
+def _at_least(needed: float) -> str:
+    """needed GB written with two significant digits, rounded up: a budget that, set, fits."""
+    decimals = max(0, 1 - math.floor(math.log10(needed)))
+    step = 10.0 ** -decimals
+    advised = math.ceil(needed / step) * step
+    while advised < needed:  # floating point
+        advised += step
+    return f"{advised:.{decimals}f}"
 
 
 def resolved_factory(settings: IndexSettings, count: int, dimension: int) -> str:

@@ -160,6 +160,19 @@ def test_auto_picks_the_most_exact_index_that_fits_the_memory_budget(vital_sampl
     assert index.size == 500 and index.search(vectors[:1], 5)[1][0, 0] == doc_ids[0]
 
 
+@pytest.mark.parametrize(("count", "memory_gb"), [(7_100_000, 0.1), (7_100_000, 0.14), (98, 0.0000001), (123_457, 0.001)])
+def test_the_least_budget_auto_advises_is_enough(count, memory_gb):
+    """The advice was rounded down to one decimal: "at least 0.1" for a need of 0.142 GB, "0.0" on a small KB."""
+    import re
+
+    from sea.index import choose_factory
+
+    with pytest.raises(ParamsError, match="raise it to at least") as refused:
+        choose_factory(count, 384, memory_gb)
+    advised = float(re.search(r"at least ([0-9.]+),", str(refused.value)).group(1))
+    assert choose_factory(count, 384, advised).endswith(",PQ8")  # the smallest code, in the advised budget
+
+
 def test_a_damaged_index_is_named_with_the_fix(vital_sample, tmp_path):
     import shutil
 
