@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import time
@@ -13,7 +14,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from sea.embeddings import DocumentVectors, document_vectors, load_document_vectors
+from sea.embeddings import IDS_FILE, DocumentVectors, document_vectors, load_document_vectors
 from sea.errors import ParamsError
 from sea.files import REBUILD, DamagedFile, replacing, write_text
 from sea.settings import IndexSettings, Params
@@ -224,8 +225,36 @@ def _read_index(index_dir: Path, mtime_ns: int, size: int, settings: IndexSettin
     return DocumentIndex.load(index_dir, settings, exact)
 
 
+def ids_digest(doc_ids: np.ndarray) -> str:
+    """What an index was built over: a hash of the embeddings' doc ids (as a set: the index maps ids, not rows)."""
+    return hashlib.blake2b(np.sort(np.asarray(doc_ids, dtype=np.int64)).tobytes(), digest_size=16).hexdigest()
+
+
+@functools.lru_cache(maxsize=4)
+def _embedded_ids(path: Path, mtime_ns: int, size: int) -> tuple[int, str]:
+    ids = np.load(path)
+    return len(ids), ids_digest(ids)
+
+
+def _check_built_over(params: Params, sidecar: dict) -> None:
+    """The index holds the documents the embeddings hold: one built before the knowledge base and the
+    embeddings were rebuilt over other documents answered with ids they no longer have (a KeyError deep
+    in a query). An index from before the sidecar recorded its ids is checked by its count alone."""
+    ids = params.paths.embeddings_dir / IDS_FILE
+    if not ids.is_file():
+        return  # no embeddings: whatever reads them says so
+    stat = ids.stat()
+    count, digest = _embedded_ids(ids.resolve(), stat.st_mtime_ns, stat.st_size)
+    recorded = sidecar.get("doc_ids")
+    if sidecar["documents"] != count or (recorded is not None and recorded != digest):
+        other = f"{count:,} other documents" if sidecar["documents"] == count else f"{count:,} documents"
+        raise ParamsError(f"the index in {params.paths.index_dir} was built over {sidecar['documents']:,} documents, but "
+                          f"the embeddings in {params.paths.embeddings_dir} hold {other}: it is older than them; rebuild "
+                          "it with `dvc repro` (or `sea index build`)")
+
+
 def check_index(params: Params) -> None:
-    """The index on disk must come from the configured embedder and factory."""
+    """The index on disk must come from the configured embedder and factory, over the embeddings' documents."""
     sidecar_path = params.paths.index_dir / INDEX_SIDECAR
     if not sidecar_path.is_file():
         raise ParamsError(f"no index in {params.paths.index_dir}; build it with `dvc repro` (or `sea index build`)")
@@ -238,6 +267,7 @@ def check_index(params: Params) -> None:
         raise ParamsError(f"index.factory is {params.index.factory!r} but the index in {params.paths.index_dir} was built "
                           f"as {sidecar['factory']!r}; rebuild it with `dvc repro` (or `sea index build`) or set "
                           f"index.factory back")
+    _check_built_over(params, sidecar)
 
 
 def build_index(params: Params) -> dict:
@@ -253,6 +283,7 @@ def build_index(params: Params) -> dict:
         "documents": index.size,
         "dimension": int(vectors.shape[1]),
         "embedding_model": embedding_sidecar["model"],
+        "doc_ids": ids_digest(doc_ids),  # what it was built over: checked against the embeddings before use
     }
     write_text(params.paths.index_dir / INDEX_SIDECAR, json.dumps(sidecar, indent=2) + "\n")  # no timing: the same index, the same bytes
     return {**sidecar, "build_seconds": round(seconds, 3)}

@@ -173,6 +173,38 @@ def test_the_least_budget_auto_advises_is_enough(count, memory_gb):
     assert choose_factory(count, 384, advised).endswith(",PQ8")  # the smallest code, in the advised budget
 
 
+def test_an_index_over_other_documents_than_the_embeddings_is_refused(vital_sample, tmp_path):
+    """An index built over 98 documents, then the knowledge base and embeddings rebuilt with 30, was used
+    unchecked: `sea index query` crashed with a KeyError. An index from before the sidecar recorded its
+    doc ids is checked by its count."""
+    import shutil
+
+    from sea.index import build_index, check_index
+
+    embeddings, index = tmp_path / "embeddings", tmp_path / "index"
+    shutil.copytree(vital_sample.paths.embeddings_dir, embeddings)
+    params = vital_sample.model_copy(update={"paths": vital_sample.paths.model_copy(
+        update={"embeddings_dir": embeddings, "index_dir": index})})
+    build_index(params)
+    check_index(params)
+    ids = np.load(embeddings / "doc_ids.npy")
+    stale = "the index in .* was built over 500 documents, but the embeddings in .* hold {}: .*rebuild it with `dvc repro` \\(or `sea index build`\\)"
+    np.save(embeddings / "doc_ids.npy", ids[:30])
+    with pytest.raises(ParamsError, match=stale.format("30 documents")):
+        check_index(params)
+    np.save(embeddings / "doc_ids.npy", ids[::-1])
+    check_index(params)  # the same documents in another order: the index maps ids
+    np.save(embeddings / "doc_ids.npy", np.concatenate([ids[:-1], [ids.max() + 1]]))
+    with pytest.raises(ParamsError, match=stale.format("500 other documents")):
+        check_index(params)
+    old = {k: v for k, v in json.loads((index / INDEX_SIDECAR).read_text()).items() if k != "doc_ids"}
+    (index / INDEX_SIDECAR).write_text(json.dumps(old))
+    check_index(params)  # built before the ids were recorded: the same count is all that can be told
+    np.save(embeddings / "doc_ids.npy", ids[:30])
+    with pytest.raises(ParamsError, match=stale.format("30 documents")):
+        check_index(params)
+
+
 def test_a_damaged_index_is_named_with_the_fix(vital_sample, tmp_path):
     import shutil
 
