@@ -65,13 +65,16 @@ def stream_offsets(index: str) -> list[int]:
 
 
 def plan_shards(dump: str, index: str, streams_per_shard: int) -> tuple[int, list[Shard]]:
-    """(where the header stream ends, the shards in dump order)."""
+    """(where the header stream ends, the shards in dump order). The streams from the last offset the
+    index names to the end of the file are decompressed first: a dump cut short there (an interrupted
+    download) is refused before any shard is given out, not when the last one is converted."""
     offsets = stream_offsets(index)
     size = _size(dump)
     if offsets[-1] >= size:
         raise SourceError(f"{index}: names offset {offsets[-1]}, beyond the end of {dump} ({size} bytes): the dump is "
                           "cut short (an interrupted download) or the index belongs to another dump; compare the dump's "
                           "size and checksum with those published, and download the dump or its index again")
+    _decompress(dump, offsets[-1], size)  # a dump cut inside its last streams: refused now, not after every other shard
     starts = offsets[::streams_per_shard]
     ends = [*starts[1:], size]
     return offsets[0], [Shard(n, start, end) for n, (start, end) in enumerate(zip(starts, ends, strict=True))]

@@ -275,6 +275,17 @@ def test_an_index_without_the_first_page_stream_is_refused_not_its_pages_dropped
         plan(params)
 
 
+def test_a_dump_cut_inside_its_last_stream_is_refused_before_any_shard(multistream, tmp_path):
+    """Cut 200 bytes short (past the last offset the index names), the dump was refused only when the
+    last shard was converted, after every other one: hours on the full dump."""
+    dump, index = multistream
+    cut = tmp_path / dump.name
+    cut.write_bytes(dump.read_bytes()[:-200])
+    size, last = cut.stat().st_size, stream_offsets(str(index))[-1]
+    with pytest.raises(SourceError, match=rf"bytes {last}-{size} do not decompress \(the last stream is cut short\)"):
+        plan_shards(str(cut), str(index), streams_per_shard=4)
+
+
 def test_a_corrupt_stream_inside_a_shard_or_a_cut_dump_is_an_error_not_fewer_pages(multistream, tmp_path):
     dump, index = multistream
     offsets = stream_offsets(str(index))
