@@ -83,7 +83,7 @@ def _article_pages(dump: mwxml.Dump, skips: SkipCounts) -> Iterator[tuple[str, s
             yield page.title, text
 
 
-def open_dump(stream: BinaryIO, path: Path, notes: SourceNotes) -> mwxml.Dump:
+def open_dump(stream: BinaryIO, path: Path, notes: SourceNotes, say: bool = True) -> mwxml.Dump:
     """The dump with its <siteinfo> read; its language and article URL base go into notes."""
     try:
         root = ElementIterator.from_file(stream)
@@ -105,7 +105,7 @@ def open_dump(stream: BinaryIO, path: Path, notes: SourceNotes) -> mwxml.Dump:
             f"{path}: sections are not filtered by name for language {language}: only English section names "
             "('References', 'External links', ...), disambiguation templates and File:/Category: links are known, so "
             "this dump's reference sections, disambiguation pages and file/category links are kept as text")
-    for warning in notes.warnings:
+    for warning in notes.warnings if say else ():  # a shard's are said once, by the merge
         log.warning(warning)
     return dump
 

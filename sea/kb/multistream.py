@@ -129,7 +129,7 @@ def shard_documents(dump: str, shard: Shard, header: bytes, skips: SkipCounts, n
     """The shard's articles, converted, in dump order."""
     pages = _decompress(dump, shard.start, shard.end).replace(_FOOTER, b"")
     stream = io.BytesIO(header + pages + _FOOTER)
-    yield from article_documents(open_dump(stream, Path(dump), notes), Path(dump), skips, notes)
+    yield from article_documents(open_dump(stream, Path(dump), notes, say=False), Path(dump), skips, notes)
 
 
 def write_multistream(pages_xml: bytes, dump: Path, index: Path, pages_per_stream: int = 100) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
@@ -26,6 +27,8 @@ from sea.kb.build import Categorizer, commit_with_report, rows_of, usable_docume
 from sea.kb.multistream import Shard, index_path_for, plan_shards, read_header, shard_documents
 from sea.kb.schema import DOCUMENT_SCHEMA, PARAGRAPH_SCHEMA, KnowledgeBaseWriter, SkipCounts, SourceNotes
 from sea.settings import EmbeddingSettings, Params, require_input
+
+log = logging.getLogger(__name__)
 
 MULTISTREAM_SUFFIX = "-multistream.xml.bz2"
 
@@ -147,6 +150,8 @@ def merge_shards(params: Params, shards: list[Shard], folder: Path, started: flo
     kb = params.kb
     skips, seen = SkipCounts(), set()
     notes = SourceNotes(**read_json(_part(folder, shards[0])[2])["notes"])
+    for warning in notes.warnings:  # the dump's, which every shard found and none said
+        log.warning(warning)
     with KnowledgeBaseWriter(params.paths.kb_dir) as writer:
         groups = _RowGroups(writer, kb.chunk_documents)
         for shard in tqdm(shards, unit="shard", desc="merging shards", disable=not progress):

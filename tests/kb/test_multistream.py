@@ -125,6 +125,19 @@ def test_a_capped_build_converts_only_the_shards_it_needs(multistream, streaming
     pd.testing.assert_frame_equal(paragraphs, full_paragraphs[full_paragraphs["doc_id"].isin(documents["doc_id"])].reset_index(drop=True))
 
 
+def test_a_dump_warning_is_said_once_not_once_a_shard(enwiki_sample, tmp_path, prefect_server, caplog):
+    """A bug hunt: a non-English dump's warning came once per shard (about 7,000 lines for the full dump)."""
+    dump, index = tmp_path / "xxwiki-pages-articles-multistream.xml.bz2", tmp_path / "xxwiki-pages-articles-multistream-index.txt.bz2"
+    write_multistream(bz2.decompress(enwiki_sample.read_bytes()).replace(b'xml:lang="en"', b'xml:lang="xx"', 1), dump, index,
+                      pages_per_stream=5)
+    params = sharded_params(tmp_path, dump, runner="local")
+    params = params.model_copy(update={"kb": params.kb.model_copy(update={"max_documents": 30})})  # three shards or so
+    with caplog.at_level(logging.WARNING):
+        build_sharded(params, progress=False)
+    assert len(list((params.paths.cache_dir / "kb-shards").rglob("*.json"))) > 1
+    assert caplog.text.count("sections are not filtered by name for language 'xx'") == 1
+
+
 def test_shards_converted_under_another_index_or_conversion_code_are_not_reused(multistream, tmp_path, monkeypatch):
     import os
 
