@@ -5,14 +5,16 @@ The parent carries the audit's params and its headline figures (`<testee>.<arm>.
 over time line up; a child carries its arm, testee, budget and search settings as params, its
 per-step metrics by step and again by questions asked (`by_questions/...`), and its final
 `error_rate_vs_random`. The MLflow run ids are kept in runs/<run_id>/mlflow.json, so a resumed
-audit logs into the same runs, and each child remembers the last step it logged, so no step is
-logged twice."""
+audit logs into the same runs; runs are also tagged with the run's nonce, so one made by a process
+killed before the record said so is found and used again, and a child's logged steps are read back
+from MLflow itself (each step is one batch), so no step is logged twice."""
 
 from __future__ import annotations
 
 import os
 import signal
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -22,7 +24,7 @@ from urllib.parse import urlsplit
 
 import mlflow
 from filelock import FileLock
-from mlflow.entities import Experiment, Param
+from mlflow.entities import Experiment, Metric, Param, ViewType
 from mlflow.tracking import MlflowClient
 
 from sea.audit.rundir import COMPARE_DIR, ArmDir, RunDir, flatten, slug
@@ -154,17 +156,28 @@ class AuditTracker:
         with _active(self._parent(schedule)) as run_id:
             yield run_id
 
+    def _made_before(self, **tags: str) -> str | None:
+        """The live run of this audit with these tags that an earlier process made but did not record (killed
+        in between): used again rather than left RUNNING beside a new one."""
+        wanted = {"sea.nonce": self.run.nonce, **tags}
+        found = self.client.search_runs([self.experiment_id], " and ".join(f"tags.`{k}` = '{v}'" for k, v in wanted.items()),
+                                        run_view_type=ViewType.ACTIVE_ONLY)
+        return next((r.info.run_id for r in found if ("mlflow.parentRunId" in r.data.tags) == ("mlflow.parentRunId" in tags)),
+                    None)
+
     @sigterm_deferred()
     def _parent(self, schedule: str | None) -> str:
         run_id = self.record["parent"]
         if not self._live(run_id):
-            testees = [t.model for t in self.run.params.testee_settings()]
-            tags = {"sea.run_id": self.run.run_id, "sea.testee": testees[0], "sea.testees": ", ".join(testees),
-                    **({"sea.schedule": schedule} if schedule else {})}
-            run_id = self.client.create_run(self.experiment_id, run_name=self.run.run_id, tags=tags).info.run_id
+            run_id = self._made_before(**{"sea.run_id": self.run.run_id})
+            if run_id is None:
+                testees = [t.model for t in self.run.params.testee_settings()]
+                tags = {"sea.run_id": self.run.run_id, "sea.nonce": self.run.nonce, "sea.testee": testees[0],
+                        "sea.testees": ", ".join(testees), **({"sea.schedule": schedule} if schedule else {})}
+                run_id = self.client.create_run(self.experiment_id, run_name=self.run.run_id, tags=tags).info.run_id
+            self.client.log_batch(run_id, params=[Param(k, v) for k, v in self._params().items()])  # again: the same values
             self.record.update(parent=run_id, children={})
             self._save()
-            self.client.log_batch(run_id, params=[Param(k, v) for k, v in self._params().items()])
         return run_id
 
     def _params(self) -> dict[str, str]:
@@ -186,9 +199,12 @@ class AuditTracker:
         if not child or not self._live(child["id"]):
             tags = {"sea.run_id": self.run.run_id, "sea.arm": arm.arm, "sea.testee": arm.testee,
                     "mlflow.parentRunId": self.record["parent"]}
-            run_id = self.client.create_run(self.experiment_id, run_name=f"{arm.arm} · {arm.testee}", tags=tags).info.run_id
+            run_id = self._made_before(**tags)
+            if run_id is None:
+                run_id = self.client.create_run(self.experiment_id, run_name=f"{arm.arm} · {arm.testee}",
+                                                tags={**tags, "sea.nonce": self.run.nonce}).info.run_id
             self.client.log_batch(run_id, params=[Param(k, v) for k, v in self._arm_params(arm).items()])
-            child = self.record["children"][label] = {"id": run_id, "logged_steps": 0}
+            child = self.record["children"][label] = {"id": run_id}
             self._save()
         return child["id"]
 
@@ -199,15 +215,18 @@ class AuditTracker:
 
     @sigterm_deferred()
     def log_steps(self, arm: ArmDir, metrics: list[dict]) -> None:
-        """Per-step metrics not logged yet (numbers only: an unknown price is left out, not zero)."""
-        child = self.record["children"][f"{arm.testee}/{arm.arm}"]
-        for row in metrics[child["logged_steps"]:]:
+        """Per-step metrics not logged yet (numbers only: an unknown price is left out, not zero), each step in one
+        batch; by questions asked only for a step that asked some (the last, empty one would repeat its count)."""
+        run_id = self.record["children"][f"{arm.testee}/{arm.arm}"]["id"]
+        logged = len(self.client.get_metric_history(run_id, "cumulative_questions"))  # steps 0 .. logged-1
+        for i, row in enumerate(metrics[logged:], start=logged):
             values = {k: float(v) for k, v in row.items() if k != "step" and isinstance(v, int | float) and not isinstance(v, bool)}
-            mlflow.log_metrics(values, step=row["step"])
-            mlflow.log_metrics({f"by_questions/{k}": values[k] for k in BY_QUESTIONS if k in values},
-                               step=int(row["cumulative_questions"]))
-            child["logged_steps"] = row["step"] + 1
-            self._save()
+            now = int(time.time() * 1000)
+            batch = [Metric(k, v, now, row["step"]) for k, v in values.items()]
+            if i == 0 or row["cumulative_questions"] != metrics[i - 1]["cumulative_questions"]:
+                batch += [Metric(f"by_questions/{k}", values[k], now, int(row["cumulative_questions"])) for k in BY_QUESTIONS
+                          if k in values]
+            self.client.log_batch(run_id, metrics=batch)
 
     @sigterm_deferred()
     def log_headline(self, summary: dict) -> None:

@@ -53,3 +53,48 @@ def test_a_sigterm_during_an_mlflow_write_is_acted_on_once_the_write_is_done(mak
     assert logged.data.metrics == {"cumulative_questions": 10.0, "cumulative_error_rate": 0.5,
                                    "by_questions/cumulative_error_rate": 0.5}
     assert logged.info.status == "FAILED"  # and ended, as the signal left the block
+
+
+def _steps(n: int) -> list[dict]:
+    return [{"step": i, "cumulative_questions": 10 * (i + 1), "cumulative_error_rate": 0.5} for i in range(n)]
+
+
+def test_a_process_killed_between_an_mlflow_write_and_its_record_neither_logs_twice_nor_leaves_a_run_behind(
+        make_params, tmp_path, monkeypatch):
+    """A bug hunt: kill -9 after a run was made (or a step logged) but before mlflow.json said so left a RUNNING
+    parent or child for good, a parent without params, or a step logged twice, since a resume went by the record."""
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    run = open_run(tmp_path / "runs", "t", make_params(audit={"mlflow_tracking_uri": uri}))
+    arm = run.arms()[0]
+    first = AuditTracker(run)
+    saved = first.record
+    with first.audit(), first.arm(arm):
+        first.log_steps(arm, _steps(3))
+    (run.root / "mlflow.json").unlink()  # the record of every write lost, as with kill -9 right after each
+    again = AuditTracker(run)
+    with again.audit(), again.arm(arm):
+        again.log_steps(arm, _steps(5))
+    client = MlflowClient(uri)
+    runs = client.search_runs([again.experiment_id])
+    assert len(runs) == 2 and again.record == saved  # the same parent and child, adopted
+    parent = client.get_run(saved["parent"])
+    assert parent.data.params["search.tau"] and parent.info.status == "FINISHED"
+    child = saved["children"][f"{arm.testee}/{arm.arm}"]["id"]
+    assert [m.step for m in client.get_metric_history(child, "cumulative_error_rate")] == [0, 1, 2, 3, 4]
+    assert [m.step for m in client.get_metric_history(child, "by_questions/cumulative_error_rate")] == [10, 20, 30, 40, 50]
+
+
+def test_a_last_step_that_asked_nothing_is_not_logged_twice_by_questions(make_params, tmp_path, monkeypatch):
+    """A bug hunt: the final, empty step repeated every by_questions metric at the last count of questions."""
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    run = open_run(tmp_path / "runs", "t", make_params(audit={"mlflow_tracking_uri": uri}))
+    arm = run.arms()[0]
+    tracker = AuditTracker(run)
+    with tracker.audit(), tracker.arm(arm):
+        tracker.log_steps(arm, [*_steps(2), {"step": 2, "cumulative_questions": 20, "cumulative_error_rate": 0.5}])
+    child = tracker.record["children"][f"{arm.testee}/{arm.arm}"]["id"]
+    client = MlflowClient(uri)
+    assert [m.step for m in client.get_metric_history(child, "cumulative_error_rate")] == [0, 1, 2]
+    assert [m.step for m in client.get_metric_history(child, "by_questions/cumulative_error_rate")] == [10, 20]
