@@ -28,12 +28,18 @@ def test_audits_that_start_together_on_a_new_store_all_open_it_and_leave_it_usab
     assert len(experiments) == 1 and experiments[0].tags["mlflow.note.content"] == DESCRIPTION
 
 
-def test_a_sigterm_during_an_mlflow_write_is_acted_on_once_the_write_is_done(make_params, tmp_path, monkeypatch):
-    """A handler's exception inside an MLflow write can leave SQLite's write lock held, and the runs' end waits on it."""
+@pytest.fixture
+def tracked(make_params, tmp_path, monkeypatch):
+    """(an MLflow store's URI, a new run logging to it, the run's first arm)."""
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
     run = open_run(tmp_path / "runs", "t", make_params(audit={"mlflow_tracking_uri": uri}))
-    arm = run.arms()[0]
+    return uri, run, run.arms()[0]
+
+
+def test_a_sigterm_during_an_mlflow_write_is_acted_on_once_the_write_is_done(tracked, monkeypatch):
+    """A handler's exception inside an MLflow write can leave SQLite's write lock held, and the runs' end waits on it."""
+    uri, run, arm = tracked
     tracker = AuditTracker(run)
     log_batch = SqlAlchemyStore.log_batch
 
@@ -59,14 +65,10 @@ def _steps(n: int) -> list[dict]:
     return [{"step": i, "cumulative_questions": 10 * (i + 1), "cumulative_error_rate": 0.5} for i in range(n)]
 
 
-def test_a_process_killed_between_an_mlflow_write_and_its_record_neither_logs_twice_nor_leaves_a_run_behind(
-        make_params, tmp_path, monkeypatch):
+def test_a_process_killed_between_an_mlflow_write_and_its_record_neither_logs_twice_nor_leaves_a_run_behind(tracked):
     """A bug hunt: kill -9 after a run was made (or a step logged) but before mlflow.json said so left a RUNNING
     parent or child for good, a parent without params, or a step logged twice, since a resume went by the record."""
-    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    run = open_run(tmp_path / "runs", "t", make_params(audit={"mlflow_tracking_uri": uri}))
-    arm = run.arms()[0]
+    uri, run, arm = tracked
     first = AuditTracker(run)
     saved = first.record
     with first.audit(), first.arm(arm):
@@ -85,12 +87,9 @@ def test_a_process_killed_between_an_mlflow_write_and_its_record_neither_logs_tw
     assert [m.step for m in client.get_metric_history(child, "by_questions/cumulative_error_rate")] == [10, 20, 30, 40, 50]
 
 
-def test_a_last_step_that_asked_nothing_is_not_logged_twice_by_questions(make_params, tmp_path, monkeypatch):
+def test_a_last_step_that_asked_nothing_is_not_logged_twice_by_questions(tracked):
     """A bug hunt: the final, empty step repeated every by_questions metric at the last count of questions."""
-    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    run = open_run(tmp_path / "runs", "t", make_params(audit={"mlflow_tracking_uri": uri}))
-    arm = run.arms()[0]
+    uri, run, arm = tracked
     tracker = AuditTracker(run)
     with tracker.audit(), tracker.arm(arm):
         tracker.log_steps(arm, [*_steps(2), {"step": 2, "cumulative_questions": 20, "cumulative_error_rate": 0.5}])
