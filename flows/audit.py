@@ -15,21 +15,21 @@ from flows.tracking import AuditTracker
 from sea.audit.compare import compare_runs, previous_run
 from sea.audit.figures import arm_figures
 from sea.audit.outputs import gather_arm, step_metrics, summarise, write_summary
-from sea.audit.rundir import ArmDir, RunDir, open_run
+from sea.audit.rundir import ArmDir, RunDir, audit_lock, open_run
 from sea.audit.step_store import stop_reason
 from sea.audit.steps import run_steps
-from sea.audit.validate import plan_audit
+from sea.audit.validate import AuditPlan, plan_audit
 from sea.audit.workspace import Workspace
 from sea.questions.generate import make_stores
 from sea.search.state import SearchState
 from tasks.steps import as_tasks
 
 
-def open_audit(params_path: str, overrides: dict | None, run_id: str | None, resume: bool, progress: bool) -> RunDir:
+def open_audit(plan: AuditPlan, progress: bool) -> RunDir:
     """The run directory, new or continued, once everything that can be checked before a model
-    is called has been (the CLI checks the same before Prefect starts)."""
-    plan = plan_audit(params_path, overrides, run_id, resume)
-    run = open_run(plan.params.audit.runs_dir, plan.run_id, None if resume else plan.params)
+    is called has been (plan_audit; the CLI checks the same before Prefect starts). Called with
+    the run's audit_lock held."""
+    run = open_run(plan.params.audit.runs_dir, plan.run_id, None if plan.resume else plan.params)
     run.keep_params(plan.params)  # a resumed run's new pacing and retry settings
     make_stores(run.params, progress)
     _ = Workspace.of(run.root).index  # loads the index once, before any step
@@ -65,7 +65,12 @@ def sea_audit(params_path: str = "params.yaml", overrides: dict | None = None, r
               progress: bool = False) -> dict:
     """Audit every testee with every arm. `overrides` sets params by dotted key; `summary_dir`
     also receives metrics.json and curves.csv (DVC's reports/); `schedule` tags the MLflow run."""
-    run = open_audit(params_path, overrides, run_id, resume, progress)
+    plan = plan_audit(params_path, overrides, run_id, resume)
+    with audit_lock(plan.params.audit.runs_dir, plan.run_id):  # another process auditing the run is refused
+        return _audit(open_audit(plan, progress), summary_dir, schedule, progress)
+
+
+def _audit(run: RunDir, summary_dir: str | None, schedule: str | None, progress: bool) -> dict:
     tracker = AuditTracker(run)
     with tracker.audit(schedule):
         for arm in run.arms():

@@ -114,14 +114,22 @@ def _questions_preview(args: argparse.Namespace) -> None:
 
 
 def _audit(args: argparse.Namespace) -> None:
-    import os
-
+    from sea.audit.rundir import audit_lock
     from sea.audit.validate import plan_audit
     from sea.settings import parse_override
 
     overrides = dict(parse_override(text) for text in args.set)
     # Every user error surfaces here, in a second or two, before Prefect or any model starts.
     plan = plan_audit(args.params, overrides, args.resume or args.run_id, bool(args.resume))
+    # Held until the audit ends (the flow takes it again, in this process): a second process auditing the run
+    # is refused here, before it logs to MLflow or starts Prefect.
+    with audit_lock(plan.params.audit.runs_dir, plan.run_id):
+        _audit_locked(args, overrides, plan)
+
+
+def _audit_locked(args: argparse.Namespace, overrides: dict, plan) -> None:
+    import os
+
     from flows.tracking import check_tracking
 
     check_tracking(plan.params)
@@ -130,6 +138,7 @@ def _audit(args: argparse.Namespace) -> None:
 
     from flows.audit import sea_audit
     from flows.server import api_failure, prefect_api
+    from sea.audit.rundir import CONFIG_FILE
 
     try:
         with prefect_api(plan.params.paths.cache_dir / "prefect-server.log"):
@@ -139,7 +148,8 @@ def _audit(args: argparse.Namespace) -> None:
             except PrefectHTTPStatusError as error:
                 raise api_failure(error) from None
     except BaseException as error:
-        if (isinstance(error, SeaError) or interruption_behind(error)) and (plan.params.audit.runs_dir / plan.run_id).is_dir():
+        started = (plan.params.audit.runs_dir / plan.run_id / CONFIG_FILE).is_file()
+        if (isinstance(error, SeaError) or interruption_behind(error)) and started:
             print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
                   file=sys.stderr)
         raise

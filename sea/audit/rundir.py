@@ -6,15 +6,21 @@
     runs/<run_id>/<testee>/<arm>/steps/0003/   batch.json, evaluation.json, updated.json,
                                                questions/answers/paragraphs.parquet, metrics.json
     runs/<run_id>/<testee>/<arm>.sent-calls.jsonl   calls sent to a paid testee (sea.llm.ledger.SentCalls)
+    runs/<run_id>/audit.lock                   while an audit runs: its process id, under an flock (audit_lock)
 
 A step's files are written in order and state.json last, so state.json names the last complete
 step and anything newer is the interrupted step's partial work, redone on resume."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import os
 import re
+import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,12 +28,13 @@ from pathlib import Path
 import pyarrow as pa
 import yaml
 
-from sea.errors import ParamsError
+from sea.errors import ParamsError, SeaError
 from sea.files import DamagedFile, read_json, read_table, write_json
 from sea.search.state import SearchState
 from sea.settings import FindingsSettings, Params, apply_overrides, parse_params
 
 CONFIG_FILE = "config.json"
+LOCK_FILE = "audit.lock"  # held by the process auditing the run (audit_lock)
 COMPARE_DIR = "compare"  # compare/<earlier run>.json: what changed since that audit (sea.audit.compare)
 BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
 QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
@@ -236,12 +243,94 @@ class RunDir:
         raise ParamsError(f"run {self.run_id} has no arm {arm!r} for testee {testee!r}")
 
 
+def check_run_id(run_id: str) -> None:
+    if not _RUN_ID.match(run_id):
+        raise ParamsError(f"run id {run_id!r}: use letters, digits, '.', '_' or '-' (at most 100 characters)")
+
+
+class RunBusy(SeaError):
+    """Another process is auditing the run."""
+
+
+_HELD: dict[Path, list] = {}  # lock file -> [its descriptor, the folders made for it, how many blocks of this process hold it]
+_HELD_LOCK = threading.Lock()
+
+
+@contextmanager
+def audit_lock(runs_dir: Path, run_id: str) -> Iterator[None]:
+    """The run is this process's to audit while the block runs: an exclusive flock on runs/<run_id>/audit.lock.
+    Another process auditing the run (new or resumed) is refused at once with RunBusy: two would both write
+    its steps, state and MLflow runs. The OS releases the lock when the process ends, however it ends, so a
+    killed audit leaves none behind. Reentrant within a process (the CLI holds it around the flow, which
+    takes it too). The run folder, when the block leaves it empty (an audit refused or failed before its
+    config.json), is removed again, and so is a runs folder made for it: nothing is left of such an audit."""
+    check_run_id(run_id)
+    path = (runs_dir / run_id / LOCK_FILE).absolute()
+    with _HELD_LOCK:
+        if path in _HELD:
+            _HELD[path][2] += 1
+        else:
+            made = [folder for folder in path.parent.parents if not folder.exists()]
+            _HELD[path] = [_acquire(path, run_id), made, 1]
+    try:
+        yield
+    finally:
+        with _HELD_LOCK:
+            held = _HELD[path]
+            held[2] -= 1
+            if held[2] == 0:
+                del _HELD[path]
+                _release(path, held[0], held[1])
+
+
+def _acquire(path: Path, run_id: str) -> int:
+    while True:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except FileNotFoundError:  # the folder was removed by a process that just released it
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            by = f" (process {holder})" if holder.isdigit() else ""
+            raise RunBusy(f"run {run_id!r} is being audited by another process{by}; wait for it to end, or stop it and "
+                          f"continue the run with `sea audit --resume {run_id}`") from None
+        # The file may have been unlinked by the holder that released it between our open and our flock:
+        # a lock on that file would guard nothing, so the one now at the path is opened again.
+        try:
+            now = os.stat(path)
+        except FileNotFoundError:
+            now = None
+        mine = os.fstat(fd)
+        if now is not None and (now.st_ino, now.st_dev) == (mine.st_ino, mine.st_dev):
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+            return fd
+        os.close(fd)
+
+
+def _release(path: Path, fd: int, made: list[Path]) -> None:
+    """The lock file is removed while still locked (a process about to lock it then finds it gone and opens
+    a new one), then unlocked; so are the run folder and the folders made for it, while nothing else is in them."""
+    try:
+        path.unlink(missing_ok=True)
+        for folder in [path.parent, *made]:
+            try:
+                folder.rmdir()
+            except OSError:  # not empty: the run, or other runs
+                break
+    finally:
+        os.close(fd)
+
+
 def existing_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir | None:
     """The run with this id, checked to continue with `params` (and the same data): anything else
     would mix two audits; None when there is none yet. With params None the run must exist and
     continues with its own params. Creates nothing."""
-    if not _RUN_ID.match(run_id):
-        raise ParamsError(f"run id {run_id!r}: use letters, digits, '.', '_' or '-' (at most 100 characters)")
+    check_run_id(run_id)
     root = runs_dir / run_id
     if not (root / CONFIG_FILE).is_file():
         if params is None:

@@ -2,10 +2,14 @@
 
 import json
 import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from sea.audit.rundir import open_run, slug
+from sea.audit.rundir import LOCK_FILE, RunBusy, audit_lock, open_run, slug
 from sea.audit.validate import check_embedder
 from sea.errors import ParamsError
 
@@ -73,3 +77,42 @@ def test_data_built_with_another_embedder_is_refused(audit_params):
     other = audit_params.model_copy(update={"embedding": audit_params.embedding.model_copy(update={"model": "BAAI/bge-small-en"})})
     with pytest.raises(ParamsError, match="embedding.model is 'BAAI/bge-small-en' but the knowledge base's embeddings"):
         check_embedder(other)
+
+
+REPO = Path(__file__).resolve().parents[2]
+_HOLD = ("import sys; from pathlib import Path; from sea.audit.rundir import audit_lock\n"
+         "with audit_lock(Path(sys.argv[1]), sys.argv[2]):\n    print('held', flush=True); sys.stdin.read()")
+
+
+def hold_audit_lock(runs_dir: Path, run_id: str) -> subprocess.Popen:
+    """Another process auditing the run (as far as the lock tells): it holds the run's lock until killed."""
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(runs_dir), run_id], cwd=REPO, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline() == "held\n"
+    return holder
+
+
+def test_a_run_audited_by_another_process_is_refused_until_that_process_dies(audit_params):
+    runs = audit_params.audit.runs_dir
+    open_run(runs, "r1", audit_params)
+    holder = hold_audit_lock(runs, "r1")
+    try:
+        with pytest.raises(RunBusy, match=rf"run 'r1' is being audited by another process \(process {holder.pid}\); .*"
+                                          r"`sea audit --resume r1`"):
+            with audit_lock(runs, "r1"):
+                pass
+        with audit_lock(runs, "r2"):  # another run is free
+            pass
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    assert (runs / "r1" / LOCK_FILE).is_file()  # a killed audit's lock file stays, its lock does not
+    with audit_lock(runs, "r1"):
+        with audit_lock(runs, "r1"):  # reentrant: the CLI holds it around the flow, which takes it too
+            pass
+        assert (runs / "r1" / LOCK_FILE).is_file()
+    assert not (runs / "r1" / LOCK_FILE).exists() and (runs / "r1" / "config.json").is_file()
+    assert not (runs / "r2").exists()  # a folder the lock alone made is removed with it
+    with audit_lock(runs.parent / "new-runs", "r3"):
+        assert (runs.parent / "new-runs" / "r3" / LOCK_FILE).is_file()
+    assert not (runs.parent / "new-runs").exists()  # and the runs folder made for it: nothing half-made to list

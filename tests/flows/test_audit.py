@@ -18,11 +18,12 @@ from mlflow.tracking import MlflowClient
 from flows.audit import sea_audit
 from flows.cli import main
 from sea.audit import rundir
-from sea.audit.rundir import RunDir
+from sea.audit.rundir import RunDir, open_run
 from sea.audit.workspace import Workspace
 from sea.errors import ParamsError
 from sea.llm.fake_server import FakeLLMServer
 from tests.audit.conftest import small_audit
+from tests.audit.test_rundir import hold_audit_lock
 from tests.audit.test_steps import COMPARED
 from tests.flows.conftest import cli_audit_params, subprocess_env, write_params
 
@@ -111,6 +112,25 @@ def test_params_that_cannot_work_stop_before_any_model_is_called(prefect_server,
         with pytest.raises(ParamsError, match=message.replace("(", r"\(")):
             sea_audit(params_path=params_path, overrides=override, run_id="refused")
         assert server.state.requests == 0
+
+
+def test_a_second_audit_of_a_run_another_process_audits_is_refused_before_mlflow_or_prefect(mlflow_uri, vital_sample,
+                                                                                            tmp_path, capsys):
+    params = small_audit(vital_sample, tmp_path / "runs")
+    params_path = write_params(params, tmp_path / "params.yaml")
+    open_run(params.audit.runs_dir, "started", params)
+    for run_id, how in (("busy", "--run-id"), ("started", "--resume")):
+        holder = hold_audit_lock(params.audit.runs_dir, run_id)
+        try:
+            assert main(["--params", params_path, "--quiet", "audit", how, run_id]) == 2
+        finally:
+            holder.kill()
+            holder.wait()
+        stderr = capsys.readouterr().err
+        assert stderr == (f"sea: error: run {run_id!r} is being audited by another process (process {holder.pid}); wait for "
+                          f"it to end, or stop it and continue the run with `sea audit --resume {run_id}`\n")
+    assert not (tmp_path / "mlflow.db").exists()  # nothing logged (the tracking check comes after the lock)
+    assert not (params.audit.runs_dir / "busy" / "config.json").exists()
 
 
 def _cli(args, env, **kwargs):

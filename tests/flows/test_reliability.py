@@ -268,7 +268,7 @@ def test_an_error_prefect_raises_while_a_sigterm_unwinds_stops_the_run_as_the_si
 
     def failing(error: Exception):
         def flow(**kwargs):
-            (tmp_path / "runs" / kwargs["run_id"]).mkdir(parents=True)  # the run had begun
+            (tmp_path / "runs" / kwargs["run_id"] / "config.json").write_text("{}")  # the run had begun (its lock made the folder)
             try:
                 raise error
             except Exception as raised:
