@@ -164,14 +164,24 @@ class ArmDir:
         return f"{self.arm} · {self.testee}"
 
 
+def restore_config(root: Path) -> str:
+    """The fix for a run whose config.json is damaged or missing. Never the file alone: a run id whose folder
+    holds steps but no config would be audited again as a new run with whatever params, continuing the
+    old arms' state under them (a mixed audit)."""
+    return f"restore {CONFIG_FILE} from a backup, or delete the whole run folder {root} to start the audit over"
+
+
 class RunDir:
     def __init__(self, root: Path):
         self.root = root
-        self.config = read_json(root / CONFIG_FILE)
+        try:
+            self.config = read_json(root / CONFIG_FILE)
+        except DamagedFile as damaged:  # not "delete it": the run's steps would be continued under other params
+            raise DamagedFile(damaged.path, damaged.problem, restore_config(root)) from None
         recorded = self.config.get("params") if isinstance(self.config, dict) else None
         if not isinstance(recorded, dict) or not {"created", "nonce"} <= set(self.config):
             raise DamagedFile(root / CONFIG_FILE, "is not a run's configuration (no params, created or nonce)",
-                              f"restore it from a backup, or delete {root} and audit again")
+                              restore_config(root))
         # The findings section is read from the current params after the audit (_RESUMABLE_CHANGES): a key a later
         # version dropped (findings.distance_threshold) must not make an older run unreadable.
         findings = {key: value for key, value in recorded.get("findings", {}).items() if key in FindingsSettings.model_fields}
@@ -333,6 +343,12 @@ def existing_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir |
     check_run_id(run_id)
     root = runs_dir / run_id
     if not (root / CONFIG_FILE).is_file():
+        # config.json is the first file a run writes: anything else there is an audit that lost it
+        left = sorted(entry.name for entry in root.glob("*") if entry.name != LOCK_FILE and not
+                      (entry.name.startswith(f"{CONFIG_FILE}.") and entry.name.endswith(".partial")))
+        if left:
+            raise DamagedFile(root / CONFIG_FILE, f"missing, but the run folder holds an audit's files: {', '.join(left)}",
+                              restore_config(root))
         if params is None:
             known = ", ".join(sorted(p.name for p in runs_dir.glob("*") if (p / CONFIG_FILE).is_file())) or "none"
             raise ParamsError(f"no run {run_id!r} in {runs_dir} (runs there: {known}); start one with `sea audit`")

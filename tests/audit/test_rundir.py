@@ -1,6 +1,7 @@
 """Run directories: created once, continued only with the same params and data."""
 
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -12,6 +13,7 @@ import pytest
 from sea.audit.rundir import LOCK_FILE, RunBusy, audit_lock, open_run, slug
 from sea.audit.validate import check_embedder
 from sea.errors import ParamsError
+from sea.files import DamagedFile
 
 
 def test_a_run_continues_only_with_the_params_it_started_with(audit_params, tmp_path):
@@ -71,6 +73,30 @@ def test_a_run_is_refused_when_the_data_changed_under_it(audit_params):
     (run.root / "config.json").write_text(json.dumps(run.config), encoding="utf-8")
     with pytest.raises(ParamsError, match="another index than is built now"):
         open_run(audit_params.audit.runs_dir, "r1", audit_params)
+
+
+def test_a_run_folder_that_lost_its_config_is_refused_not_started_again_with_other_params(audit_params):
+    runs = audit_params.audit.runs_dir
+    run = open_run(runs, "r1", audit_params)
+    arm = run.arms()[0]
+    arm.step_dir(0).mkdir(parents=True)
+    (arm.step_dir(0) / "metrics.json").write_text("{}", encoding="utf-8")
+    (arm.state_path).write_text("{}", encoding="utf-8")
+    config = (run.root / "config.json").read_bytes()
+    fix = f"restore config.json from a backup, or delete the whole run folder {run.root} to start the audit over"
+    (run.root / "config.json").write_bytes(config[:40])  # damaged: the fix is not to delete the file alone
+    with pytest.raises(DamagedFile, match=r"config.json is damaged \(not valid JSON.*\); " + re.escape(fix) + "$"):
+        open_run(runs, "r1", None)
+    (run.root / "config.json").unlink()
+    other = audit_params.model_copy(update={"search": audit_params.search.model_copy(update={"tau": 0.3, "seed": 5})})
+    for params in (other, audit_params, None):  # a new audit would continue the old arms' state
+        with pytest.raises(DamagedFile, match=r"config.json is damaged \(missing, but the run folder holds an audit's files: "
+                                              r"simulated-probe\); " + re.escape(fix)):
+            open_run(runs, "r1", params)
+    (run.root / "config.json").write_bytes(config)  # restored
+    assert open_run(runs, "r1", audit_params).nonce == run.nonce
+    with audit_lock(runs, "r2"):  # a folder holding only the lock of the audit starting it is a new run
+        assert open_run(runs, "r2", audit_params).params == audit_params
 
 
 def test_data_built_with_another_embedder_is_refused(audit_params):
