@@ -147,8 +147,22 @@ class ArmDir:
     def run_id(self) -> str:
         return self.root.parent.parent.name
 
+    def past_first_step(self) -> list[str]:
+        """The arm's step folders after the first: step 1 begins only once step 0's state.json is saved. Not
+        step 0's files: a run killed between step 0's metrics.json and its state.json has them and no state,
+        and its resume redoes step 0. Nor the files gathered at an arm's end: a report gathers them for an
+        arm that has not started too."""
+        return sorted(path.name for path in self.root.glob("steps/*") if path.is_dir() and path.name != f"{0:04d}")
+
     def check(self) -> None:
-        """Every completed step's files are readable and agree with its metrics.json."""
+        """The arm's state is there if it went past its first step, and every completed step's files are
+        readable and agree with its metrics.json."""
+        if not self.state_path.is_file():
+            later = self.past_first_step()
+            if later:  # not an arm yet to complete its first step: read as one, it would count no step
+                steps = f"steps/{later[0]}" + (f" to steps/{later[-1]}" if len(later) > 1 else "")
+                raise DamagedFile(self.state_path, f"missing, though the arm went past its first step ({steps})",
+                                  self._redo_arm)
         for step in range(self.load_state().step):
             metrics = self.read(step, METRICS)
             expected = {ANSWERS: metrics["questions_asked"] + metrics["failed_calls"], PARAGRAPHS: metrics["paragraphs"],

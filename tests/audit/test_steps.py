@@ -1,6 +1,8 @@
 """The six phases on the 500-article sample, without Prefect: budget, sharing, exact restoration."""
 
 import json
+import re
+import shutil
 
 import pandas as pd
 import pytest
@@ -10,6 +12,7 @@ from sea.audit.rundir import open_run
 from sea.audit.step_store import StepStore
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace, _open
+from sea.files import DamagedFile
 from sea.questions.grading import askable
 from sea.search.pruning import chance_to_beat
 from tests.audit.conftest import SEARCHED_SHARE, small_audit
@@ -191,3 +194,26 @@ def test_sea_plus_on_evidence_promotes_only_paragraphs_convincingly_above_tau(vi
         answered, wrong = counts.loc[para_id, ["answered", "wrong"]]
         assert (para_id in state.sources) == (chance_to_beat(int(wrong), int(answered - wrong), tau) >= 0.8)
     assert any(counts.loc[p, "answered"] == 1 for p in above - state.sources)  # one wrong answer out of one is not enough
+
+
+def test_an_arm_past_its_first_step_without_its_state_is_damaged_not_an_arm_never_run(vital_sample, tmp_path):
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea"])
+    ws = Workspace.of(open_run(params.audit.runs_dir, "r1", params).root)
+    arm = ws.run.arms()[0]
+    run_steps(arm, in_process(ws), 1)
+    state = arm.state_path.read_bytes()
+    arm.state_path.unlink()  # as a kill between step 0's metrics.json and its state.json leaves it
+    ws.run.check()  # the first step is redone on resume
+    arm.state_path.write_bytes(state)
+    run_steps(arm, in_process(ws), 2)
+    metrics = [(arm.step_dir(s) / rundir.METRICS).read_text() for s in range(3)]
+    arm.state_path.unlink()
+    fix = (f"delete {arm.root} and resume (`sea audit --resume r1`): the arm is redone, every model call answered from "
+           f"the response cache, so no paid call is repeated")
+    with pytest.raises(DamagedFile, match=re.escape(f"{arm.state_path} is damaged (missing, though the arm went past its "
+                                                    f"first step (steps/0001 to steps/0002)); {fix}")):
+        ws.run.check()  # summed as an arm that never ran, the report would print another arm's figures as the headline
+    shutil.rmtree(arm.root)  # as told
+    run_steps(arm, in_process(ws), 3)
+    ws.run.check()
+    assert [(arm.step_dir(s) / rundir.METRICS).read_text() for s in range(3)] == metrics
