@@ -122,12 +122,14 @@ class ArmDir:
             raise DamagedFile(self.state_path, f"not a search state: {type(error).__name__} {error}", self._redo_arm) from None
 
     def read(self, step: int, name: str):
-        """A step file: JSON as parsed, Parquet as a pyarrow Table; a damaged one is named with its fix."""
+        """A step file: JSON as parsed, Parquet as a pyarrow Table; a damaged or missing one is named with its fix."""
         path = self.step_dir(step) / name
         try:
             return read_json(path) if name.endswith(".json") else read_table(path)
         except DamagedFile as damaged:
             raise DamagedFile(path, damaged.problem, self.fix_for(step)) from None
+        except FileNotFoundError:  # read only once written (a phase writes its files before the next reads them)
+            raise DamagedFile(path, "missing", self.fix_for(step)) from None
 
     def fix_for(self, step: int) -> str:
         """How to recover from a damaged file of this step: redo the step while it is the one in

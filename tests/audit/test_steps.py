@@ -10,6 +10,7 @@ import pytest
 from sea.audit import rundir, steps
 from sea.audit.rundir import open_run
 from sea.audit.step_store import StepStore
+from sea.audit.outputs import gather_arm, summarise
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace, _open
 from sea.files import DamagedFile
@@ -217,3 +218,20 @@ def test_an_arm_past_its_first_step_without_its_state_is_damaged_not_an_arm_neve
     run_steps(arm, in_process(ws), 3)
     ws.run.check()
     assert [(arm.step_dir(s) / rundir.METRICS).read_text() for s in range(3)] == metrics
+
+
+def test_a_missing_file_of_a_completed_step_is_named_with_its_fix_like_a_damaged_one(vital_sample, tmp_path):
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea"])
+    ws = Workspace.of(open_run(params.audit.runs_dir, "r1", params).root)
+    arm = ws.run.arms()[0]
+    run_steps(arm, in_process(ws), 3)
+    fix = re.escape(f"; delete {arm.root} and resume (`sea audit --resume r1`): the arm is redone")
+    for name, read in ((rundir.ANSWERS, ws.run.check), (rundir.METRICS, ws.run.check), (rundir.METRICS, lambda: summarise(ws.run)),
+                       (rundir.QUESTIONS, lambda: gather_arm(arm))):
+        path = arm.step_dir(1) / name
+        kept = path.read_bytes()
+        path.unlink()
+        with pytest.raises(DamagedFile, match=re.escape(f"{path} is damaged (missing)") + fix):  # not a FileNotFoundError
+            read()
+        path.write_bytes(kept)
+    ws.run.check()
