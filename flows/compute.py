@@ -49,8 +49,8 @@ def for_workers(params: Params) -> Params:
     """params as the tasks get them: every path absolute, against this process's working directory. A
     worker started in another directory (`dask worker` from $HOME, a Slurm job's folder) resolved a
     relative one against its own, and converted the dump into a cache the merge here could not find, or
-    did not find the model. What this process records (the build report, the sidecars) keeps them as given.
-    (The knowledge base's flow makes kb.input absolute itself: the embedding stage does not read kb.*)"""
+    did not find the model or the dump. What this process records (the build report, the sidecars) keeps
+    them as given."""
     paths = {name: value.absolute() for name, value in params.paths}
     from sea.embeddings import resolve_model
 
@@ -58,7 +58,8 @@ def for_workers(params: Params) -> Params:
     location, local = resolve_model(embedding.model)
     if local and location == embedding.model and not Path(location).expanduser().is_absolute():  # a model folder here
         embedding = embedding.model_copy(update={"model": str(Path(location).expanduser().absolute())})
-    return params.model_copy(update={"paths": params.paths.model_copy(update=paths), "embedding": embedding})
+    return params.model_copy(update={"paths": params.paths.model_copy(update=paths), "embedding": embedding,
+                                     "kb": params.kb.model_copy(update={"input": params.kb.input.absolute()})})
 
 
 def task_runner(compute: ComputeSettings):

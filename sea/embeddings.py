@@ -172,10 +172,15 @@ def write_sidecar(params: Params, dimension: int, total: int, computed: int, sec
             "documents_per_second": round(computed / seconds, 1) if computed and seconds else None}
 
 
+def require_embeddings(embeddings_dir: Path) -> None:
+    """Document vectors are there: never built, or cut while being written (the sidecar comes last), is said."""
+    if not (embeddings_dir / SIDECAR_FILE).is_file():
+        raise ParamsError(f"no document embeddings in {embeddings_dir}; build them with `dvc repro` (or `sea embed`)")
+
+
 def load_document_vectors(embeddings_dir: Path) -> tuple[np.ndarray, np.ndarray, dict]:
     """(vectors as a read-only memory map, doc ids, sidecar)."""
-    if not (embeddings_dir / SIDECAR_FILE).is_file():  # never built, or cut while being written
-        raise ParamsError(f"no document embeddings in {embeddings_dir}; build them with `dvc repro` (or `sea embed`)")
+    require_embeddings(embeddings_dir)
     sidecar = read_json(embeddings_dir / SIDECAR_FILE)
     loaded = []
     for name, mmap_mode in ((VECTORS_FILE, "r"), (IDS_FILE, None)):

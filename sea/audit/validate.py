@@ -10,7 +10,7 @@ from sea.audit.rundir import existing_run, new_run_id
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sea.embeddings import SIDECAR_FILE, require_device
+from sea.embeddings import SIDECAR_FILE, require_device, require_embeddings
 from sea.errors import ParamsError
 from sea.files import REBUILD, DamagedFile, read_json
 from sea.index import check_index
@@ -93,9 +93,8 @@ def check_knowledge_base(params: Params) -> None:
 def check_embedder(params: Params) -> None:
     """The knowledge base's document vectors and the index must come from the configured embedder
     (vectors of two models are not comparable) and the index from the configured factory."""
+    require_embeddings(params.paths.embeddings_dir)
     sidecar = params.paths.embeddings_dir / SIDECAR_FILE
-    if not sidecar.is_file():
-        raise ParamsError(f"no document embeddings in {params.paths.embeddings_dir}; build them with `dvc repro` (or `sea embed`)")
     require_device(params.embedding.device)
     built_with = read_json(sidecar)["model"]
     if built_with != params.embedding.model:

@@ -13,7 +13,7 @@ from sea.llm.cache import ResponseCache, cache_key
 from sea.llm.ledger import Budget, Ledger, PriceTable, Reservation
 from sea.llm.limits import RateLimiter, backoff_seconds
 from sea.llm.types import (BudgetExhausted, CallFailure, Completion, Decoding, EndpointFailing, Message, ProviderError,
-                           ProviderReply, usable_token_count)
+                           ProviderReply)
 from sea.settings import ModelSettings
 
 log = logging.getLogger(__name__)
@@ -184,11 +184,11 @@ class ModelClient:
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _with_usable_usage(self, reply: ProviderReply, messages: list[Message], decoding: Decoding) -> ProviderReply:
-        """The reply, or, when its token counts are missing or cannot be trusted (usable_token_count:
+        """The reply, or, when the provider found no token counts it could trust (usable_token_count:
         a negative count would give budget back, a fractional one would be refused by the cache on
         resume), its text charged the call's worst case, the reservation made for it: the budget
         holds, and the ledger, the record of sent calls and the response cache get valid counts."""
-        if usable_token_count(reply.input_tokens) and usable_token_count(reply.output_tokens):
+        if reply.input_tokens is not None and reply.output_tokens is not None:
             return reply
         if not self._warned_usage:
             self._warned_usage = True
@@ -222,7 +222,8 @@ class ModelClient:
         # Cached replies are charged first (tasks take their in-flight slots, and so their reservations,
         # in the order they are made): a step redone after a cut run is charged what the server
         # answered then before anything is sent again, so what it may bill stays within the budget.
-        keys = [self._cache_key(messages, decoding or self.decoding(), cache_scope) for messages in requests]
+        decoding = decoding or self.decoding()
+        keys = [self._cache_key(messages, decoding, cache_scope) for messages in requests]
         order = sorted(range(len(requests)), key=lambda i: not self.cache.has(keys[i]))
         try:
             async with asyncio.TaskGroup() as group:
