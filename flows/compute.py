@@ -49,8 +49,9 @@ def for_workers(params: Params) -> Params:
     """params as the tasks get them: every path absolute, against this process's working directory. A
     worker started in another directory (`dask worker` from $HOME, a Slurm job's folder) resolved a
     relative one against its own, and converted the dump into a cache the merge here could not find, or
-    did not find the model or the dump. What this process records (the build report, the sidecars) keeps
-    them as given."""
+    did not find the model. What this process records (the build report, the sidecars) keeps them as given.
+    (Not kb.input: the embedding stage does not read kb.*, and dvc.yaml does not rerun it when kb changes;
+    the knowledge base's flow makes the dump's path absolute itself.)"""
     paths = {name: value.absolute() for name, value in params.paths}
     from sea.embeddings import resolve_model
 
@@ -58,8 +59,7 @@ def for_workers(params: Params) -> Params:
     location, local = resolve_model(embedding.model)
     if local and location == embedding.model and not Path(location).expanduser().is_absolute():  # a model folder here
         embedding = embedding.model_copy(update={"model": str(Path(location).expanduser().absolute())})
-    return params.model_copy(update={"paths": params.paths.model_copy(update=paths), "embedding": embedding,
-                                     "kb": params.kb.model_copy(update={"input": params.kb.input.absolute()})})
+    return params.model_copy(update={"paths": params.paths.model_copy(update=paths), "embedding": embedding})
 
 
 def task_runner(compute: ComputeSettings):

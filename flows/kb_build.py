@@ -24,7 +24,10 @@ def _build(params: dict, progress: bool) -> dict:
     # With kb.max_documents, shards are converted in dump order, a wave of compute.workers at a time, until
     # the documents are there: a trial on the full dump converts a few shards, not all of them.
     wave = len(shards) if settings.kb.max_documents is None else max(1, settings.compute.workers)
-    shipped, parts = for_workers(settings).model_dump(mode="json"), str(folder.absolute())  # what a worker elsewhere finds
+    # what a worker in another directory finds: the dump and the parts folder as absolute paths
+    shipped = for_workers(settings)
+    shipped = shipped.model_copy(update={"kb": shipped.kb.model_copy(update={"input": shipped.kb.input.absolute()})})
+    shipped, parts = shipped.model_dump(mode="json"), str(folder.absolute())
     converted = []
     for start in range(0, len(shards), wave):
         futures = [convert_shard.submit(shipped, shard, header, parts) for shard in shards[start:start + wave]]
