@@ -20,9 +20,8 @@ def _embed(params: dict, progress: bool) -> dict:
     folder, parts = parts_folder(settings)
     shipped, where = for_workers(settings).model_dump(mode="json"), str(folder.absolute())  # what a worker in another directory finds
     futures = [embed_documents_part.submit(shipped, number, where) for number in range(parts)]
-    for future in futures:
-        future.result()
-    return assemble_parts(settings, folder, parts, time.perf_counter() - started, progress)
+    computed = sum(future.result() for future in futures)
+    return assemble_parts(settings, folder, parts, computed, time.perf_counter() - started, progress)
 
 
 def embed_sharded(params: Params, progress: bool = True) -> dict:

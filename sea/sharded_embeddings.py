@@ -42,10 +42,11 @@ def _embedder(settings: EmbeddingSettings) -> Embedder:
 
 
 def embed_part(params: Params, number: int, folder: Path) -> int:
-    """Embed row group `number` of documents.parquet into its part file (unless done); returns its document count."""
+    """Embed row group `number` of documents.parquet into its part file unless done; returns how many documents
+    it embedded (0 for a part already done)."""
     path = part_path(folder, number)
     if path.is_file():
-        return len(np.load(path)["doc_ids"])
+        return 0
     group = pq.ParquetFile(params.paths.kb_dir / DOCUMENTS_FILE).read_row_group(number, columns=["doc_id", "title", "abstract"])
     columns = group.to_pydict()
     vectors = _embedder(params.embedding).encode([titled_text(t, a) for t, a in
@@ -56,8 +57,9 @@ def embed_part(params: Params, number: int, folder: Path) -> int:
     return len(columns["doc_id"])
 
 
-def assemble_parts(params: Params, folder: Path, parts: int, seconds: float, progress: bool = True) -> dict:
-    """The parts, in document order, into the embedding stage's files; returns its sidecar."""
+def assemble_parts(params: Params, folder: Path, parts: int, computed: int, seconds: float, progress: bool = True) -> dict:
+    """The parts, in document order, into the embedding stage's files; returns its sidecar (`computed`: the
+    documents embedded by this run, the rest came from parts done before)."""
     first = np.load(part_path(folder, 0))
     dimension = first["vectors"].shape[1]
     total = pq.ParquetFile(params.paths.kb_dir / DOCUMENTS_FILE).metadata.num_rows
@@ -68,4 +70,4 @@ def assemble_parts(params: Params, folder: Path, parts: int, seconds: float, pro
             yield part["doc_ids"], part["vectors"]
 
     write_document_vectors(params, total, dimension, batches(), progress)
-    return write_sidecar(params, dimension, total, total, seconds)
+    return write_sidecar(params, dimension, total, computed, seconds)

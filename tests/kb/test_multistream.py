@@ -246,6 +246,8 @@ def test_tasks_run_in_another_working_directory_with_relative_paths(multistream,
 def test_embeddings_part_by_part_on_dask_equal_the_single_process_ones(on_dask):
     params, _, _ = on_dask
     embed_sharded(params, progress=False)
+    again = embed_sharded(params, progress=False)
+    assert again["from_cache"] == 98 and again["documents_per_second"] is None  # every part was done: none embedded again
     parts, part_ids, _ = load_document_vectors(params.paths.embeddings_dir)
     single = params.model_copy(update={"paths": params.paths.model_copy(update={"embeddings_dir": params.paths.embeddings_dir.with_name("single")})})
     embed_documents(single, progress=False)
