@@ -264,10 +264,16 @@ def check_index(params: Params) -> None:
                           f"built with {sidecar['embedding_model']!r}; rebuild the pipeline with `dvc repro` or set "
                           f"embedding.model back")
     if sidecar["factory"] != params.index.factory:
+        built = sidecar["factory"] + (f" (as {sidecar['built_as']!r})" if sidecar["factory"] == "auto" else "")
         raise ParamsError(f"index.factory is {params.index.factory!r} but the index in {params.paths.index_dir} was built "
-                          f"as {sidecar['factory']!r}; rebuild it with `dvc repro` (or `sea index build`) or set "
-                          f"index.factory back")
+                          f"with {built}; rebuild it with `dvc repro` (or `sea index build`) or set index.factory back")
     _check_built_over(params, sidecar)
+    if params.index.factory == "auto":
+        chosen = resolved_factory(params.index, sidecar["documents"], sidecar["dimension"])
+        if chosen != sidecar.get("built_as", chosen):
+            raise ParamsError(f"index.factory 'auto' with index.memory_gb {params.index.memory_gb:g} chooses {chosen!r}, but "
+                              f"the index in {params.paths.index_dir} was built as {sidecar['built_as']!r}; rebuild it "
+                              "with `dvc repro` (or `sea index build`) or set index.memory_gb back")
 
 
 def build_index(params: Params) -> dict:

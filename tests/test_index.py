@@ -205,6 +205,27 @@ def test_an_index_over_other_documents_than_the_embeddings_is_refused(vital_samp
         check_index(params)
 
 
+def test_an_auto_index_built_for_another_memory_budget_is_refused(vital_sample, tmp_path):
+    """`auto` resolves by index.memory_gb: an index built as IVF…,PQ8 in 10 kB was used unchecked after the
+    budget was raised to one that chooses Flat, and a factory mismatch said it was built 'as auto'."""
+    import shutil
+
+    from sea.index import build_index, check_index
+
+    index = tmp_path / "index"
+    params = vital_sample.model_copy(update={"paths": vital_sample.paths.model_copy(update={"index_dir": index}),
+                                             "index": IndexSettings(factory="auto", memory_gb=0.00001)})
+    shutil.copytree(vital_sample.paths.index_dir, index)
+    build_index(params)
+    check_index(params)
+    roomier = params.model_copy(update={"index": IndexSettings(factory="auto", memory_gb=1.0)})
+    with pytest.raises(ParamsError, match="memory_gb 1 chooses 'Flat', but the index in .* was built as 'IVF12,PQ8'; .*memory_gb back"):
+        check_index(roomier)
+    exact = params.model_copy(update={"index": IndexSettings(factory="Flat")})
+    with pytest.raises(ParamsError, match="index.factory is 'Flat' but the index in .* was built with auto \\(as 'IVF12,PQ8'\\)"):
+        check_index(exact)
+
+
 def test_a_damaged_index_is_named_with_the_fix(vital_sample, tmp_path):
     import shutil
 
