@@ -112,7 +112,14 @@ class ArmDir:
         return self.root / "steps" / f"{step:04d}"
 
     def load_state(self) -> SearchState:
+        """The arm's search state; a fresh one before its first step completes. Missing past its first step, it
+        is damaged: read as an arm that never ran, a summary or report would print another arm's figures."""
         if not self.state_path.is_file():
+            later = self.past_first_step()
+            if later:
+                steps = f"steps/{later[0]}" + (f" to steps/{later[-1]}" if len(later) > 1 else "")
+                raise DamagedFile(self.state_path, f"missing, though the arm went past its first step ({steps})",
+                                  self._redo_arm)
             return SearchState(arm=self.arm, seed=self.seed)
         try:
             return SearchState.from_json(read_json(self.state_path))
@@ -157,14 +164,8 @@ class ArmDir:
         return sorted(path.name for path in self.root.glob("steps/*") if path.is_dir() and path.name != f"{0:04d}")
 
     def check(self) -> None:
-        """The arm's state is there if it went past its first step, and every completed step's files are
-        readable and agree with its metrics.json."""
-        if not self.state_path.is_file():
-            later = self.past_first_step()
-            if later:  # not an arm yet to complete its first step: read as one, it would count no step
-                steps = f"steps/{later[0]}" + (f" to steps/{later[-1]}" if len(later) > 1 else "")
-                raise DamagedFile(self.state_path, f"missing, though the arm went past its first step ({steps})",
-                                  self._redo_arm)
+        """The arm's state is readable (load_state), and every completed step's files are readable and agree
+        with its metrics.json."""
         for step in range(self.load_state().step):
             metrics = self.read(step, METRICS)
             expected = {ANSWERS: metrics["questions_asked"] + metrics["failed_calls"], PARAGRAPHS: metrics["paragraphs"],

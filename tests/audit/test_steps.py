@@ -214,6 +214,8 @@ def test_an_arm_past_its_first_step_without_its_state_is_damaged_not_an_arm_neve
     with pytest.raises(DamagedFile, match=re.escape(f"{arm.state_path} is damaged (missing, though the arm went past its "
                                                     f"first step (steps/0001 to steps/0002)); {fix}")):
         ws.run.check()  # summed as an arm that never ran, the report would print another arm's figures as the headline
+    with pytest.raises(DamagedFile, match=re.escape(f"{arm.state_path} is damaged (missing")):
+        summarise(ws.run)  # `sea summary` too
     shutil.rmtree(arm.root)  # as told
     run_steps(arm, in_process(ws), 3)
     ws.run.check()
