@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sea.audit.rundir import existing_run, new_run_id
+from sea.audit.rundir import existing_run, new_run_id, slug
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -63,6 +63,7 @@ def check_audit(params: Params) -> None:
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise ParamsError(f"{key}: {', '.join(twice)} listed twice; list each once")
+    check_one_folder_per_testee(testees)
     per_batch = search.batch_size * questions.per_paragraph * questions.variants
     if budget.testee_calls is not None and budget.testee_calls < per_batch:
         raise ParamsError(
@@ -74,6 +75,18 @@ def check_audit(params: Params) -> None:
     if budget.tokens is not None and budget.tokens < per_batch * per_call:
         raise ParamsError(f"budget.tokens: {budget.tokens} cannot pay for one batch ({per_batch} calls of at least "
                           f"{per_call} output tokens each); raise it or lower search.batch_size")
+
+
+def check_one_folder_per_testee(testees: list[str]) -> None:
+    """A testee's run folder is its model string with the characters a folder name cannot hold made '-':
+    'llama3.1:8b' and 'llama3.1-8b' would share one, the second answered by the first's results."""
+    by_folder: dict[str, list[str]] = {}
+    for model in testees:
+        by_folder.setdefault(slug(model), []).append(model)
+    for folder, models in by_folder.items():
+        if len(models) > 1:
+            raise ParamsError(f"audit.testees: {' and '.join(models)} would share the run folder {folder!r} (their names "
+                              f"differ only in characters a folder name cannot hold); audit them in separate runs")
 
 
 def check_knowledge_base(params: Params) -> None:
