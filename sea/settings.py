@@ -433,15 +433,20 @@ def parse_params(raw: object, file: str = "params.yaml", overrides: dict[str, ob
     overrides = overrides or {}
     shown = {key: without_credentials(value) if isinstance(value, str) else value for key, value in overrides.items()}
     origin = file + (" with " + ", ".join(f"{key}={value!r}" for key, value in shown.items()) if overrides else "")
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise ParamsError(f"{origin}: expected a mapping of sections (paths, kb, search, …), got {type(raw).__name__}")
+    _require_sections(raw, origin)
     try:
         return Params.model_validate(raw)
     except ValidationError as error:
         problems = "\n  ".join(_describe(item, file, overrides) for item in error.errors())
         raise ParamsError(f"{origin} is invalid:\n  {problems}") from None
+
+
+def _require_sections(raw: object, origin: str) -> None:
+    if raw is None:
+        raise ParamsError(f"{origin}: empty (no settings in it); expected a mapping of sections (paths, kb, search, …): "
+                          f"write them into it, e.g. from the repository's params.yaml")
+    if not isinstance(raw, dict):
+        raise ParamsError(f"{origin}: expected a mapping of sections (paths, kb, search, …), got {type(raw).__name__}")
 
 
 class _DuplicateKey(yaml.YAMLError):
@@ -475,8 +480,9 @@ def load_params(path: Path | str = "params.yaml", overrides: dict[str, object] |
         raise ParamsError(f"{path}: not valid YAML ({error}); fix the syntax") from None
     except UnicodeDecodeError as error:
         raise ParamsError(f"{path}: not UTF-8 text ({error}); save it as UTF-8") from None
+    _require_sections(raw, str(path))  # before the overrides, which would make any file a mapping
     if overrides:
-        raw = apply_overrides(raw if isinstance(raw, dict) else {}, overrides)
+        raw = apply_overrides(raw, overrides)
     return parse_params(raw, str(path), overrides)
 
 

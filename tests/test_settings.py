@@ -131,8 +131,18 @@ def test_missing_or_malformed_params_file(tmp_path):
         load_params(twice)  # a key a merge (<<) brings in is not one given twice
     listed = tmp_path / "list.yaml"
     listed.write_text("- kb\n")
-    with pytest.raises(ParamsError, match="expected a mapping"):
-        load_params(listed)
+    scalar = tmp_path / "scalar.yaml"
+    scalar.write_text("testee_calls=100\n")
+    for not_a_mapping, kind in ((listed, "list"), (scalar, "str")):
+        for overrides in (None, {"budget.testee_calls": 100}):  # an override must not make it a mapping of its own
+            with pytest.raises(ParamsError, match=rf"^{not_a_mapping}: expected a mapping of sections .*, got {kind}$"):
+                load_params(not_a_mapping, overrides)
+    empty = tmp_path / "empty.yaml"
+    for text in ("", "# only a comment\n"):
+        empty.write_text(text)
+        for overrides in (None, {"budget.testee_calls": 100}):
+            with pytest.raises(ParamsError, match=rf"^{empty}: empty \(no settings in it\); expected a mapping of sections"):
+                load_params(empty, overrides)
 
 
 def test_params_yaml_states_every_setting_with_the_code_default():
