@@ -52,8 +52,9 @@ def run_arm(run: RunDir, arm: ArmDir, tracker: AuditTracker, progress: bool) -> 
 
 
 def end_bar(bar: tqdm, reason: str | None) -> None:
-    """A bar ends at what was done: an arm that stopped short of its call budget says why."""
-    if reason and not bar.disable and bar.total is not None and bar.n < bar.total:
+    """A bar ends at what was done: an arm that stopped short of its call budget, or that had none (a token or dollar
+    budget), says why."""
+    if reason and not bar.disable and (bar.total is None or bar.n < bar.total):
         bar.total = bar.n
         bar.set_postfix_str(f"{bar.postfix}, {reason}" if bar.postfix else reason, refresh=False)
         bar.refresh()

@@ -10,15 +10,21 @@ from sea.audit.rundir import existing_run, new_run_id, slug
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sea.choices import LETTERS
 from sea.embeddings import SIDECAR_FILE, require_device, require_embeddings
 from sea.errors import ParamsError
 from sea.files import REBUILD, DamagedFile, read_json
 from sea.index import check_index
 from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
+from sea.llm.client import input_token_bound
 from sea.llm.keys import api_key
-from sea.llm.registry import check_dollar_budget
+from sea.llm.registry import check_dollar_budget, price_table
+from sea.questions.prompts import testee_messages
 from sea.search.arms import ARMS
 from sea.settings import Params, load_params
+
+
+SMALLER_BATCH = "lower search.batch_size / questions.per_paragraph / questions.variants"
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,6 @@ def plan_audit(params_path: str | Path, overrides: dict | None, run_id: str | No
         params = run.resumed_with(overrides if resume else None)  # a resumed run keeps the params it was started with
         run.check()
     check_audit(params)
-    check_dollar_budget(params)
     check_knowledge_base(params)
     check_embedder(params)
     for settings in [*params.testee_settings(), params.models.generator, params.models.verifier]:
@@ -69,12 +74,33 @@ def check_audit(params: Params) -> None:
         raise ParamsError(
             f"budget.testee_calls: {budget.testee_calls} cannot pay for one batch ({search.batch_size} paragraphs × "
             f"{questions.per_paragraph} questions × {questions.variants} phrasings = {per_batch} calls); raise it to at "
-            f"least {per_batch} or lower search.batch_size / questions.per_paragraph / questions.variants"
+            f"least {per_batch} or {SMALLER_BATCH}"
         )
-    per_call = params.models.testee.max_tokens
-    if budget.tokens is not None and budget.tokens < per_batch * per_call:
-        raise ParamsError(f"budget.tokens: {budget.tokens} cannot pay for one batch ({per_batch} calls of at least "
-                          f"{per_call} output tokens each); raise it or lower search.batch_size")
+    check_dollar_budget(params)
+    check_batch_budget(params, per_batch)
+
+
+def check_batch_budget(params: Params, per_batch: int) -> None:
+    """A token or dollar budget pays for one batch at what the client reserves before each call: the prompt's input
+    bound plus max_tokens (sea/llm/client.py). Below that an arm makes no call at all."""
+    budget, testee = params.budget, params.models.testee
+    prompt_tokens = input_token_bound(testee_messages("", [""] * len(LETTERS)))  # the least any question's prompt holds
+    per_call = (f"each reserving at least {prompt_tokens} prompt tokens and {testee.max_tokens} output tokens, "
+                f"models.testee.max_tokens")
+    least_tokens = per_batch * (prompt_tokens + testee.max_tokens)
+    if budget.tokens is not None and budget.tokens < least_tokens:
+        raise ParamsError(f"budget.tokens: {budget.tokens} cannot pay for one batch ({per_batch} calls, {per_call}: "
+                          f"{least_tokens} tokens); raise it to at least {least_tokens} or {SMALLER_BATCH}")
+    if budget.dollars is None:
+        return
+    prices = price_table(params)
+    for settings in params.testee_settings():
+        # never None: check_dollar_budget refused a testee without a price
+        least_dollars = per_batch * prices.cost(settings.model, prompt_tokens, settings.max_tokens)
+        if budget.dollars < least_dollars:
+            raise ParamsError(f"budget.dollars: {budget.dollars:g} cannot pay for one batch of {settings.model} "
+                              f"({per_batch} calls, {per_call}: ${least_dollars:.6g}); raise it to at least "
+                              f"{least_dollars:.6g} or {SMALLER_BATCH}")
 
 
 def check_one_folder_per_testee(testees: list[str]) -> None:

@@ -49,12 +49,12 @@ class Models:
 
 
 def check_dollar_budget(params: Params) -> None:
-    """A dollar budget needs every testee's price, must pay for one batch, and must limit something."""
-    prices, budget, search, questions = price_table(params), params.budget, params.search, params.questions
+    """A dollar budget needs every testee's price and must limit something (that it pays for one of an audit's batches
+    is checked with the audit, sea/audit/validate.py)."""
+    prices, budget = price_table(params), params.budget
     if budget.dollars is None:
         return
     only_dollars = budget.testee_calls is None and budget.tokens is None
-    per_batch = search.batch_size * questions.per_paragraph * questions.variants
     for testee in params.testee_settings():
         price = prices.lookup(testee.model)
         if price is None:
@@ -63,11 +63,6 @@ def check_dollar_budget(params: Params) -> None:
         if only_dollars and not price["input"] and not price["output"]:
             raise ParamsError(f"budget.dollars: {testee.model} costs nothing, so a dollar budget alone limits nothing; "
                               f"set budget.testee_calls or budget.tokens")
-        least = per_batch * testee.max_tokens * price["output"] / 1e6  # every call may answer at length
-        if budget.dollars < least:
-            raise ParamsError(f"budget.dollars: {budget.dollars:g} cannot pay for one batch of {testee.model} ({per_batch} "
-                              f"calls of up to {testee.max_tokens} output tokens at ${price['output']:g} per million = "
-                              f"${least:.6g}); raise it or lower search.batch_size")
 
 
 def build_models(params: Params, roles: tuple[str, ...] = ROLES, embedder: Callable[[], Embedder] | None = None) -> Models:

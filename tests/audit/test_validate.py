@@ -1,5 +1,6 @@
 """What stops an audit before it starts (sea.audit.validate), on the 500-article sample."""
 
+import re
 import shutil
 
 import pytest
@@ -7,6 +8,8 @@ import pytest
 from sea.audit.validate import check_audit, check_knowledge_base
 from sea.errors import ParamsError
 from sea.files import DamagedFile
+from sea.llm.client import input_token_bound
+from sea.questions import prompts
 from sea.settings import parse_params
 
 
@@ -39,3 +42,24 @@ def test_testees_that_would_share_a_run_folder_are_refused():
                                           r"would share the run folder 'openai-compatible-llama3\.1-8b' .*; audit them in "
                                           r"separate runs"):
         check_audit(parse_params({"models": {"testee": endpoint}, "audit": {"testees": ["openai-compatible:llama3.1-8b"]}}))
+
+
+def test_a_token_or_dollar_budget_must_pay_for_the_prompts_of_one_batch_not_only_the_answers():
+    """The client reserves a call's prompt bound plus max_tokens before sending it: a budget for the answers alone
+    let the arm make no call, exit 0 and say nothing."""
+    one_batch = {"search": {"batch_size": 10}, "questions": {"per_paragraph": 2, "variants": 1}}  # 20 calls
+    priced = {"prices": {"openai-compatible:llama3": {"input": 1.0, "output": 1.0}},
+              "models": {"testee": {"model": "openai-compatible:llama3", "base_url": "http://127.0.0.1:9/v1"}}}
+    max_tokens = parse_params({}).models.testee.max_tokens
+    question = prompts.testee_messages("Which river flows through Paris?", ["Seine", "Loire", "Rhône", "Garonne"])
+    reserved_for_a_batch = 20 * (input_token_bound(question) + max_tokens)  # what a batch of such questions reserves
+    for budget, unit in (({"tokens": 20 * max_tokens}, ""), ({"dollars": 20 * max_tokens / 1e6}, r"\$")):
+        answers_only = parse_params({**one_batch, **priced, "budget": {"testee_calls": None, **budget}})
+        key = next(iter(budget))
+        with pytest.raises(ParamsError, match=rf"budget\.{key}: .* cannot pay for one batch .*20 calls, each reserving at "
+                                              rf"least \d+ prompt tokens and {max_tokens} output tokens, "
+                                              rf"models\.testee\.max_tokens: {unit}[\d.]+.*\); raise it to at least") as error:
+            check_audit(answers_only)
+        least = float(re.search(r"raise it to at least ([\d.]+)", str(error.value)).group(1))
+        assert 20 * max_tokens < least * (1e6 if unit else 1) <= reserved_for_a_batch
+        check_audit(parse_params({**one_batch, **priced, "budget": {"testee_calls": None, key: least}}))

@@ -224,3 +224,8 @@ def test_a_bar_that_stops_short_ends_at_what_was_done_and_says_why():
         full.update(600)
         end_bar(full, "budget spent")
     assert full.total == 600  # a bar that got there is left as it is
+    out = io.StringIO()
+    with tqdm(total=None, file=out) as no_call_budget:
+        no_call_budget.update(40)
+        end_bar(no_call_budget, "the token or dollar budget ran out")
+    assert "the token or dollar budget ran out" in out.getvalue().split("\r")[-1]
