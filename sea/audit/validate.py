@@ -19,6 +19,7 @@ from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE
 from sea.llm.client import input_token_bound
 from sea.llm.keys import api_key
 from sea.llm.registry import check_dollar_budget, price_table
+from sea.questions.gate import gate_verifier
 from sea.questions.prompts import testee_messages
 from sea.search.arms import ARMS
 from sea.settings import Params, load_params
@@ -69,6 +70,7 @@ def check_audit(params: Params) -> None:
         if twice:
             raise ParamsError(f"{key}: {', '.join(twice)} listed twice; list each once")
     check_one_folder_per_testee(testees)
+    gate_verifier(questions, params.models.generator, params.models.verifier)  # refuses gate: on with no verifier
     per_batch = search.batch_size * questions.per_paragraph * questions.variants
     if budget.testee_calls is not None and budget.testee_calls < per_batch:
         raise ParamsError(

@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 
 from sea.choices import LETTERS
 from sea.embeddings import Embedder
+from sea.errors import ParamsError
 from sea.llm.client import ModelClient
 from sea.llm.types import CallFailure, Completion
 from sea.questions.model import DUPLICATE, KEPT, UNSUPPORTED, Question
 from sea.questions.parsing import parse_answer
 from sea.questions.prompts import open_book_messages
+from sea.settings import QuestionSettings
+
+Model = TypeVar("Model")  # a role's settings when the params are checked, its client when questions are written
+
+
+def gate_verifier(questions: QuestionSettings, generator: Model | None, verifier: Model | None) -> Model | None:
+    """Who verifies the written questions: models.verifier, else models.generator, when the gate is on (auto: for
+    LLM-written questions only); None when it is off. gate: on with neither is refused."""
+    if questions.gate == "off" or (questions.gate == "auto" and generator is None):
+        return None
+    if verifier is None and generator is None:
+        raise ParamsError("questions.gate: on needs a verifier; set models.verifier (or models.generator), or gate: auto/off")
+    return verifier or generator
 
 
 async def verify(verifier: ModelClient, paragraph: str, questions: list[Question]) -> None:

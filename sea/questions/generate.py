@@ -22,7 +22,7 @@ from sea.kb.derived import derived_store
 from sea.questions.answers import problem_before_distractors
 from sea.questions.cloze import GENERATOR_NAME, Setting, cloze_drafts
 from sea.questions.entities import EntityFinder, Span
-from sea.questions.gate import DuplicateFilter, verify
+from sea.questions.gate import DuplicateFilter, gate_verifier, verify
 from sea.questions.kinds import CorpusStats, Definitions, fill_definitions, sampled
 from sea.questions.model import INVALID, Draft, Question, content_id, question_from_record, question_record
 from sea.questions.places import links_between
@@ -104,10 +104,7 @@ class QuestionGenerator:
                  verifier: ModelClient | None = None):
         self.settings = params.questions
         self.generator = generator
-        gate = self.settings.gate == "on" or (self.settings.gate == "auto" and generator is not None)
-        self.verifier = (verifier or generator) if gate else None
-        if gate and self.verifier is None:
-            raise ParamsError("questions.gate: on needs a verifier; set models.verifier (or models.generator), or gate: auto/off")
+        self.verifier = gate_verifier(self.settings, generator, verifier)
         self.name = generator.settings.model if generator else GENERATOR_NAME
         self.store = ParagraphStore(params.paths.kb_dir)
         self.duplicates = DuplicateFilter(embedder, self.settings.duplicate_similarity)

@@ -63,3 +63,10 @@ def test_a_token_or_dollar_budget_must_pay_for_the_prompts_of_one_batch_not_only
         least = float(re.search(r"raise it to at least ([\d.]+)", str(error.value)).group(1))
         assert 20 * max_tokens < least * (1e6 if unit else 1) <= reserved_for_a_batch
         check_audit(parse_params({**one_batch, **priced, "budget": {"testee_calls": None, key: least}}))
+
+
+def test_a_gate_that_is_on_needs_a_verifier_before_the_audit_starts():
+    with pytest.raises(ParamsError, match=r"^questions\.gate: on needs a verifier; set models\.verifier"):
+        check_audit(parse_params({"questions": {"gate": "on"}}))
+    check_audit(parse_params({"questions": {"gate": "on"}, "models": {"verifier": {"model": "openai:gpt-4o-mini"}}}))
+    check_audit(parse_params({"questions": {"gate": "auto"}}))  # offline questions: no gate

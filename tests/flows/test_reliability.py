@@ -46,6 +46,7 @@ def params_path(vital_sample, tmp_path):
     (["--set", "search.typo=1"], "search.typo: unknown key"),
     (["--set", "search.arms=[sea, random, sea]"], "search.arms: sea listed twice"),
     (["--set", "budget.testee_calls=10"], "budget.testee_calls: 10 cannot pay for one batch"),
+    (["--set", "questions.gate=on"], "questions.gate: on needs a verifier"),
     (["--resume", "nowhere"], "no run 'nowhere'"),
     (["--run-id", "../x"], "run id '../x'"),
     (["--set", "models.testee.model=openai:gpt-4o-mini"], "OPENAI_API_KEY is not set"),
