@@ -22,6 +22,7 @@ IN_FLIGHT_DEFAULTS = {"openai": 8, "anthropic": 8, "openai-compatible": 8, "loca
 # A dimension divisible by the common PQ sub-quantizer counts, so that the syntax of a
 # factory string can be checked before the real embedding dimension is known.
 _FACTORY_PROBE_DIM = 3840
+_MLFLOW_EXPERIMENT_NAME_LIMIT = 500  # mlflow.utils.validation.MAX_EXPERIMENT_NAME_LENGTH (the core does not import MLflow)
 
 
 class _Section(BaseModel):
@@ -306,6 +307,15 @@ class AuditSettings(_Section):
         for model in testees:
             ModelSettings._provider_known(model)
         return testees
+
+    @field_validator("mlflow_experiment")
+    @classmethod
+    def _an_experiment_name(cls, name: str) -> str:
+        if not name.strip():
+            raise ValueError(f"{name!r} is empty; name the MLflow experiment the audits are logged to, e.g. sea-audit")
+        if len(name) > _MLFLOW_EXPERIMENT_NAME_LIMIT:
+            raise ValueError(f"{len(name)} characters, more than MLflow's {_MLFLOW_EXPERIMENT_NAME_LIMIT}; shorten it")
+        return name
 
 
 class FindingsSettings(_Section):

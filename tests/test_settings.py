@@ -99,6 +99,16 @@ def test_an_override_reaches_a_price_whose_model_name_holds_dots():
     assert load_params(REPO / "params.yaml", {"simulated.paper-regime.seed": 3}).simulated["paper-regime"].seed == 3
 
 
+def test_an_experiment_name_mlflow_would_refuse_is_refused_at_the_edge():
+    from mlflow.utils.validation import MAX_EXPERIMENT_NAME_LENGTH
+
+    for name in ("", "  ", "x" * (MAX_EXPERIMENT_NAME_LENGTH + 1)):
+        with pytest.raises(ParamsError, match=r"audit\.mlflow_experiment: .*(is empty; name the MLflow experiment|"
+                                              r"more than MLflow's \d+; shorten it)"):
+            parse_params({"audit": {"mlflow_experiment": name}})
+    assert parse_params({"audit": {"mlflow_experiment": "x" * MAX_EXPERIMENT_NAME_LENGTH}}).audit.mlflow_experiment
+
+
 def test_unknown_key_is_refused():
     with pytest.raises(ParamsError, match=r"index\.nlist: unknown key"):
         parse_params({"index": {"nlist": 100}})
