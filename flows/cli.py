@@ -120,7 +120,8 @@ def _audit(args: argparse.Namespace) -> None:
 
     overrides = dict(parse_override(text) for text in args.set)
     # Every user error surfaces here, in a second or two, before Prefect or any model starts.
-    plan = plan_audit(args.params, overrides, args.resume or args.run_id, bool(args.resume))
+    resume = args.resume is not None  # an empty --resume= is refused as such, not taken for a new run
+    plan = plan_audit(args.params, overrides, args.resume if resume else args.run_id, resume)
     # Held until the audit ends (the flow takes it again, in this process): a second process auditing the run
     # is refused here, before it logs to MLflow or starts Prefect.
     with audit_lock(plan.params.audit.runs_dir, plan.run_id):
@@ -377,9 +378,10 @@ def parser() -> argparse.ArgumentParser:
     audit = groups.add_parser("audit", help="run the SEA audit (every arm × testee) as a Prefect flow, logged to MLflow")
     audit.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="override a params.yaml value, e.g. --set budget.testee_calls=2000 --set search.arms=[sea,random]")
-    audit.add_argument("--run-id", help="name of the run under audit.runs_dir (default: a new timestamped id); "
-                                        "an existing id with the same params continues it")
-    audit.add_argument("--resume", metavar="RUN_ID", help="continue an interrupted run with the params it was started with")
+    run_id = audit.add_mutually_exclusive_group()
+    run_id.add_argument("--run-id", help="name of the run under audit.runs_dir (default: a new timestamped id); "
+                                         "an existing id with the same params continues it")
+    run_id.add_argument("--resume", metavar="RUN_ID", help="continue an interrupted run with the params it was started with")
     audit.add_argument("--summary-dir", help="also write metrics.json and curves.csv here (the DVC stage uses reports/)")
     audit.set_defaults(run=_audit)
     report = groups.add_parser("report", help="write a run's self-contained HTML report (no model is called)")

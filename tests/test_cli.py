@@ -65,6 +65,21 @@ def test_a_count_below_one_is_refused_before_any_work(command, capsys):
     assert capsys.readouterr().err.splitlines()[-1].endswith(f"argument {command[-2]}: {command[-1]} is not a count: give 1 or more")
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["--resume", "a", "--run-id", "b"], "argument --run-id: not allowed with argument --resume"),  # b was ignored
+    (["--run-id="], "run id '': use letters, digits"),  # was a new timestamped run
+    (["--resume="], "resume needs the id of the run to continue"),  # was a new timestamped run too
+])
+def test_a_run_id_empty_or_given_with_resume_is_refused_before_any_run(tmp_path, capsys, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)  # audit.runs_dir: runs
+    try:
+        code = main(["--params", str(_params_file(tmp_path)), "audit", *args])
+    except SystemExit as stopped:  # argparse's refusal
+        code = stopped.code
+    assert code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()
+
+
 def test_models_check_makes_one_call_and_reports_it(tmp_path, capsys, monkeypatch):
     from sea.llm.fake_server import FakeLLMServer
 

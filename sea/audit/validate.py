@@ -39,7 +39,7 @@ def plan_audit(params_path: str | Path, overrides: dict | None, run_id: str | No
     """The audit to run, or a ParamsError naming what is wrong and the fix. Creates nothing."""
     if resume and not run_id:
         raise ParamsError("resume needs the id of the run to continue")
-    run_id = run_id or new_run_id()
+    run_id = new_run_id() if run_id is None else run_id  # an empty one is refused by existing_run
     params = load_params(params_path, overrides)
     run = existing_run(params.audit.runs_dir, run_id, None if resume else params)
     if run is not None:
