@@ -481,7 +481,7 @@ def load_params(path: Path | str = "params.yaml", overrides: dict[str, object] |
     """params.yaml validated, with `overrides` ({"budget.testee_calls": 2000, ...}) applied first."""
     path = Path(path)
     if not path.is_file():
-        raise ParamsError(f"{path}: not found; run from the repository root or pass --params PATH")
+        raise ParamsError(f"{path.absolute()}: not found; run from the repository root or pass --params PATH")
     try:
         raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
     except _DuplicateKey as error:

@@ -1,3 +1,4 @@
+import re
 from pathlib import Path
 
 import pytest
@@ -128,9 +129,10 @@ def test_missing_input_file_says_how_to_get_it(tmp_path):
         require_input(packaged.kb)
 
 
-def test_missing_or_malformed_params_file(tmp_path):
-    with pytest.raises(ParamsError, match="not found"):
-        load_params(tmp_path / "params.yaml")
+def test_missing_or_malformed_params_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ParamsError, match=rf"^{re.escape(str(tmp_path / 'params.yaml'))}: not found"):
+        load_params("params.yaml")  # named where it was looked for
     broken = tmp_path / "broken.yaml"
     broken.write_text("kb: [unclosed\n")
     with pytest.raises(ParamsError, match="not valid YAML"):

@@ -368,7 +368,8 @@ def existing_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir |
                               restore_config(root))
         if params is None:
             known = ", ".join(sorted(p.name for p in runs_dir.glob("*") if (p / CONFIG_FILE).is_file())) or "none"
-            raise ParamsError(f"no run {run_id!r} in {runs_dir} (runs there: {known}); start one with `sea audit`")
+            raise ParamsError(f"no run {run_id!r} in {runs_dir.absolute()} (runs there: {known}); start one with "
+                              f"`sea audit`")
         return None
     run = RunDir(root)
     if params is not None:

@@ -123,8 +123,8 @@ def check_knowledge_base(params: Params) -> None:
     for name in (DOCUMENTS_FILE, PARAGRAPHS_FILE):
         path = params.paths.kb_dir / name
         if not path.is_file():
-            raise ParamsError(f"no knowledge base in {params.paths.kb_dir} ({name} is missing); build it with `dvc repro` "
-                              f"(or `sea kb build`)")
+            raise ParamsError(f"no knowledge base in {params.paths.kb_dir.absolute()} ({name} is missing); build it with "
+                              f"`dvc repro` (or `sea kb build`)")
         try:
             pq.ParquetFile(path).close()
         except (OSError, pa.ArrowException) as error:

@@ -21,8 +21,8 @@ def _source_key(kb_dir: Path, layout: int) -> str:
     files = [kb_dir / DOCUMENTS_FILE, kb_dir / PARAGRAPHS_FILE]
     missing = [f.name for f in files if not f.is_file()]
     if missing:
-        raise SourceError(f"no knowledge base in {kb_dir} ({' and '.join(missing)} missing); build it with `dvc repro` "
-                          f"(or `sea kb build`), or set paths.kb_dir to where one is")
+        raise SourceError(f"no knowledge base in {kb_dir.absolute()} ({' and '.join(missing)} missing); build it with "
+                          f"`dvc repro` (or `sea kb build`), or set paths.kb_dir to where one is")
     return json.dumps([layout, *([str(f.resolve()), f.stat().st_size, f.stat().st_mtime_ns] for f in files)])
 
 

@@ -10,10 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from sea.audit.rundir import LOCK_FILE, RunBusy, audit_lock, open_run, slug
+from sea.audit.rundir import LOCK_FILE, RunBusy, audit_lock, existing_run, open_run, slug
 from sea.audit.validate import check_embedder
 from sea.errors import ParamsError
 from sea.files import DamagedFile
+
+
+def test_a_missing_run_is_named_with_the_folder_looked_in(tmp_path, monkeypatch):
+    # audit.runs_dir is relative to the current directory, not to the params file: the message says where that was
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ParamsError, match=rf"^no run 'small1' in {re.escape(str(tmp_path / 'runs'))} \(runs there: none\)"):
+        existing_run(Path("runs"), "small1", None)
 
 
 def test_a_run_continues_only_with_the_params_it_started_with(audit_params, tmp_path):

@@ -35,6 +35,12 @@ def test_a_missing_knowledge_base_names_the_build(audit_params, tmp_path):
         check_knowledge_base(params)
 
 
+def test_a_knowledge_base_not_found_is_named_with_the_folder_looked_in(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # paths.kb_dir is relative to the current directory, not to the params file
+    with pytest.raises(ParamsError, match=rf"^no knowledge base in {re.escape(str(tmp_path / 'data' / 'kb'))} "):
+        check_knowledge_base(parse_params({"paths": {"kb_dir": "data/kb"}}))
+
+
 def test_testees_that_would_share_a_run_folder_are_refused():
     endpoint = {"model": "openai-compatible:llama3.1:8b", "base_url": "http://127.0.0.1:9/v1"}
     check_audit(parse_params({"models": {"testee": endpoint}, "audit": {"testees": ["openai-compatible:llama3.1-70b"]}}))
