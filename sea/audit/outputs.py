@@ -33,21 +33,31 @@ def gather_arm(arm: ArmDir) -> dict[str, Path]:
         if tables:
             written[name] = arm.root / name
             write_parquet(written[name], pa.concat_tables(tables))
-    metrics = pd.DataFrame(step_metrics(arm))
-    written[STEPS_CSV] = arm.root / STEPS_CSV
-    write_text(written[STEPS_CSV], metrics.to_csv(index=False))
     written[DAG_JSON] = arm.root / DAG_JSON
     write_json(written[DAG_JSON], arm.load_state().dag.to_json())
     if PARAGRAPHS in written:
         written[CATEGORIES_CSV] = arm.root / CATEGORIES_CSV
         write_text(written[CATEGORIES_CSV], category_table(pd.read_parquet(written[PARAGRAPHS])).to_csv(index=False))
+    # Last, as it records which steps the tables above hold: a gathering cut short is done again.
+    written[STEPS_CSV] = arm.root / STEPS_CSV
+    write_text(written[STEPS_CSV], pd.DataFrame(step_metrics(arm)).to_csv(index=False))
     return written
 
 
+def _gathered_steps(arm: ArmDir) -> int | None:
+    """How many steps the arm's whole-run tables were gathered from (steps.csv has a row a step); None if never gathered."""
+    path = arm.root / STEPS_CSV
+    if not path.is_file():
+        return None
+    with path.open(encoding="utf-8", newline="") as rows:
+        return sum(1 for _ in csv.DictReader(rows))
+
+
 def arm_tables(arm: ArmDir) -> dict[str, pd.DataFrame]:
-    """An arm's whole-run tables (gathered first if need be); empty before its first step."""
+    """An arm's whole-run tables, gathered again unless they hold every step it has completed
+    (a run reported part done and then resumed); empty before its first step."""
     files = {name: arm.root / name for name in (PARAGRAPHS, QUESTIONS, ANSWERS, CATEGORIES_CSV)}
-    if not all(path.is_file() for path in files.values()):
+    if _gathered_steps(arm) != arm.load_state().step or not all(path.is_file() for path in files.values()):
         gather_arm(arm)
     if not files[PARAGRAPHS].is_file():
         return {}
