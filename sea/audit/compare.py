@@ -11,7 +11,7 @@ import logging
 from sea.audit.outputs import summarise
 from sea.audit.rundir import COMPARE_DIR, CONFIG_FILE, QUESTIONS, RunDir
 from sea.audit.steps import closed_book_prompt
-from sea.errors import SeaError
+from sea.errors import ParamsError, SeaError
 from sea.audit.workspace import Workspace
 from sea.files import write_json, write_parquet
 from sea.questions.grading import answers_table, ask_once_each
@@ -41,8 +41,9 @@ def found_sources(run: RunDir, testee: str) -> dict[int, list[Question]]:
 
 
 def previous_run(current: RunDir) -> RunDir | None:
-    """The latest run before `current` in the same runs directory that audited the same testee to the end.
-    A damaged run is passed over with a warning: it must not fail the audit that has just finished."""
+    """The latest run before `current` in the same runs directory that audited the same testee to the end,
+    over the same knowledge base. A damaged run is passed over with a warning: it must not fail the
+    audit that has just finished."""
     testee = current.params.models.testee.model
     candidates = []
     for config in current.root.parent.glob(f"*/{CONFIG_FILE}"):
@@ -51,7 +52,7 @@ def previous_run(current: RunDir) -> RunDir | None:
         try:
             run = RunDir(config.parent)
             if (run.params.models.testee.model == testee and run.config["created"] < current.config["created"]
-                    and all(arm.load_state().finished for arm in run.arms())):
+                    and not knowledge_base_changes(run, current) and all(arm.load_state().finished for arm in run.arms())):
                 candidates.append(run)
         except SeaError as error:
             log.warning("not comparing with %s: %s", config.parent, error)
@@ -60,7 +61,13 @@ def previous_run(current: RunDir) -> RunDir | None:
 
 def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool = True) -> dict:
     """Re-asks the previous run's sources (at most `calls` questions) to the current testee and
-    writes compare/<previous>.json and the answers beside it; returns the comparison."""
+    writes compare/<previous>.json and the answers beside it; returns the comparison. Runs over
+    different knowledge bases are refused before any call: the earlier paragraphs are not in today's."""
+    changes = knowledge_base_changes(previous, current)
+    if changes:
+        raise ParamsError(f"runs {previous.run_id!r} and {current.run_id!r} audited different knowledge bases "
+                          f"({', '.join(changes)}), so the earlier run's paragraphs cannot be re-asked; compare "
+                          f"{current.run_id!r} with an earlier run over the same knowledge base (config.json's data_versions)")
     testee = current.params.models.testee.model
     sources = found_sources(previous, previous.params.models.testee.model)
     chosen = fit_to_budget(list(sources), {p: len(q) for p, q in sources.items()}, calls)
@@ -97,6 +104,13 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool =
     write_json(directory / f"{previous.run_id}.json", result)
     write_parquet(directory / f"{previous.run_id}.answers.parquet", answers_table(records))
     return result
+
+
+def knowledge_base_changes(previous: RunDir, current: RunDir) -> list[str]:
+    """The knowledge-base data versions the two runs recorded differently, as 'kb OLD -> NEW'."""
+    before, now = previous.config["data_versions"], current.config["data_versions"]
+    return [f"{name} {before[name]} -> {now[name]}" for name in sorted(before.keys() & now.keys())
+            if name.startswith("kb") and before[name] != now[name]]
 
 
 def _error_rates(run: RunDir, testee: str) -> dict[int, float]:

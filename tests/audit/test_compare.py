@@ -90,3 +90,28 @@ def test_a_damaged_earlier_run_is_passed_over_with_a_warning_not_an_error(two_au
             shutil.rmtree(runs / name)
     warned = " ".join(record.getMessage() for record in caplog.records if record.levelname == "WARNING")
     assert "truncated-state" in warned and "config-without-params" in warned and "is not a run's configuration" in warned
+
+
+def test_runs_over_different_knowledge_bases_are_refused_before_any_call_and_not_taken_as_the_previous(two_audits, monkeypatch):
+    import json
+    import shutil
+    from datetime import datetime, timedelta
+
+    from sea.audit.rundir import RunDir
+    from sea.errors import ParamsError
+
+    before, after = two_audits
+    other = after.root.parent / "other-kb"
+    shutil.copytree(before.root, other)
+    config = json.loads((other / "config.json").read_text())
+    config["data_versions"]["kb"] = "0123456789abcdef"
+    config["created"] = (datetime.fromisoformat(after.config["created"]) - timedelta(microseconds=1)).isoformat()
+    (other / "config.json").write_text(json.dumps(config))
+    monkeypatch.setattr("sea.audit.compare.ask_once_each", lambda *args: pytest.fail("the testee was asked"))
+    try:
+        with pytest.raises(ParamsError, match=f"runs 'other-kb' and 'after' audited different knowledge bases "
+                                              f"\\(kb 0123456789abcdef -> {after.config['data_versions']['kb']}\\)"):
+            compare_runs(RunDir(other), after, calls=10_000)
+        assert previous_run(after).run_id == "before"  # the latest over the same knowledge base
+    finally:
+        shutil.rmtree(other)
