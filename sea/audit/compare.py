@@ -62,7 +62,11 @@ def previous_run(current: RunDir) -> RunDir | None:
 def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool = True) -> dict:
     """Re-asks the previous run's sources (at most `calls` questions) to the current testee and
     writes compare/<previous>.json and the answers beside it; returns the comparison. Runs over
-    different knowledge bases are refused before any call: the earlier paragraphs are not in today's."""
+    different knowledge bases are refused before any call (the earlier paragraphs are not in today's),
+    and so is a run compared with itself."""
+    if previous.root.resolve() == current.root.resolve():
+        raise ParamsError(f"run {current.run_id!r} cannot be compared with itself; name an earlier run of the same "
+                          f"testee: `sea compare EARLIER_RUN {current.run_id}`")
     changes = knowledge_base_changes(previous, current)
     if changes:
         raise ParamsError(f"runs {previous.run_id!r} and {current.run_id!r} audited different knowledge bases "

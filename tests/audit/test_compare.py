@@ -115,3 +115,11 @@ def test_runs_over_different_knowledge_bases_are_refused_before_any_call_and_not
         assert previous_run(after).run_id == "before"  # the latest over the same knowledge base
     finally:
         shutil.rmtree(other)
+
+
+def test_a_run_compared_with_itself_is_refused(two_audits, capsys):
+    before, after = two_audits
+    params_path = write_params(before.params, before.root.parent.parent / "params.yaml")
+    assert main(["--params", params_path, "compare", "after", "after", "--calls", "10000"]) == 2
+    assert "run 'after' cannot be compared with itself; name an earlier run" in capsys.readouterr().err
+    assert "after" not in {result["previous"] for result in after.comparisons()}  # no "Since after" in its report
