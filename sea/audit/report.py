@@ -17,6 +17,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
+from sea.audit.compare import FIXED
 from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
 from sea.audit.outputs import CATEGORIES_CSV, arm_tables, curves, summarise
@@ -30,6 +31,8 @@ from sea.search.arms import ARMS, BASELINE
 
 FAILED_PARAGRAPHS = 200  # per testee, the most failed first: the rest are in the run's files and `sea export --only-errors`
 TOP_TOPICS = 5
+CHANGED_SHOWN = 30  # fixed sources, and new ones, in a "Since …" section
+NEW = "new"  # a source found only since the earlier audit
 LEAD_ARMS = ("sea_plus", "sea", "no_pruning", BASELINE)  # the headline shows the first the run has
 _TEMPLATES = Environment(loader=PackageLoader("sea.audit", "templates"), autoescape=select_autoescape(["j2"]),
                          undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -436,7 +439,12 @@ def _comparison(result: dict) -> dict:
               ]
     if result["by_category"]:
         blocks.append(_table(table(pd.DataFrame(result["by_category"]), {c: c.replace("_", " ") for c in result["by_category"][0]})))
-    changed = pd.DataFrame([r for r in result["sources"] if r["status"] != "still failing"] + result["new_sources"])
+    fixed = [r for r in result["sources"] if r["status"] == FIXED]
+    new = [{**r, "status": NEW} for r in result["new_sources"]]
+    changed = pd.DataFrame(fixed[:CHANGED_SHOWN] + new[:CHANGED_SHOWN])
     if not changed.empty:
-        blocks.append(_table(table(changed.head(30), {c: c.replace("_", " ") for c in changed.columns})))
+        blocks.append(_table(table(changed, {c: c.replace("_", " ") for c in changed.columns})))
+    if len(fixed) > CHANGED_SHOWN or len(new) > CHANGED_SHOWN:
+        blocks.append(_text(f"The first {CHANGED_SHOWN} fixed and {CHANGED_SHOWN} new sources; every source is in the run's "
+                            f"<code>compare/{escape(result['previous'])}.json</code>.", muted=True))
     return _section(anchor("since", result["previous"]), f"Since {result['previous']}", blocks)

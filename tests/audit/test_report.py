@@ -93,9 +93,15 @@ def test_a_run_part_done_reports_what_was_answered_and_no_more(workspace, tmp_pa
     assert "Not finished: 2 of 3 arms have budget left" in html
 
 
+def _tables(html: str, section_id: str) -> list[list[list[str]]]:
+    """The section's tables, each as rows of cells, its header first."""
+    section = html.split(f'id="{section_id}"')[1].split("</section>")[0]
+    return [[re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in re.findall(r"<tr[^>]*>(.*?)</tr>", t, re.S)]
+            for t in section.split("</table>")[:-1]]
+
+
 def _results_table(html: str) -> list[list[str]]:
-    section = html.split('id="results"')[1].split("</table>")[0]
-    return [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", section, re.S)]
+    return _tables(html, "results")[0]
 
 
 def test_calls_that_failed_for_good_are_shown_beside_the_answers(vital_sample, tmp_path):
@@ -130,3 +136,27 @@ def test_findings_made_before_the_run_went_on_are_said_to_be_out_of_date(workspa
     write_findings(workspace.run, FindingsSettings(min_cluster_size=2), findings)  # made again; the retest not
     html = build_report(workspace.run, tmp_path / "retest.html").read_text(encoding="utf-8")
     assert "sources over all the run's arms" in html and "simulated:probe: out of date, made before the run's latest steps" in html
+
+
+def test_the_since_section_lists_the_fixed_and_the_new_sources_not_those_left_unasked(workspace, tmp_path):
+    from sea.audit.compare import FIXED, NOT_ASKED, STILL_FAILING
+    from sea.audit.rundir import COMPARE_DIR
+    from sea.files import write_json
+
+    def source(i: int, status: str) -> dict:
+        return {"para_id": i, "title": f"{status} {i}", "category": "History", "error_before": 0.75,
+                "error_now": None if status == NOT_ASKED else 0.0 if status == FIXED else 1.0, "status": status}
+
+    # A re-asking budget that covered few earlier sources, as in a bug hunt's compare/default.json
+    sources = [source(i, FIXED) for i in range(2)] + [source(i, STILL_FAILING) for i in range(2, 11)] + \
+              [source(i, NOT_ASKED) for i in range(11, 107)]
+    new = [{"para_id": i, "title": f"new {i}", "category": "History"} for i in range(107, 116)]
+    arms = {run: {"sea": {"error_rate": rate, "vs_random": 1.5, "sources": 105}} for run, rate in (("previous", 0.3), ("current", 0.2))}
+    write_json(workspace.run.root / COMPARE_DIR / "last-week.json", {
+        "previous": "last-week", "current": "test", "testee_before": "simulated:probe", "testee": "simulated:probe", "calls": 44,
+        "arms": arms, "by_category": [], "sources": sources, "new_sources": new,
+        "counts": {"sources_before": 105, "fixed": 2, "still_failing": 9, "not_reasked": 96, "new_sources": 9}})
+    html = build_report(workspace.run, tmp_path / "audit.html").read_text(encoding="utf-8")
+    header, *rows = _tables(html, "since-last-week")[-1]
+    assert [row[header.index("title")] for row in rows] == ["fixed 0", "fixed 1", *(n["title"] for n in new)]
+    assert {row[header.index("status")] for row in rows} == {"fixed", "new"}
