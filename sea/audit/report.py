@@ -46,9 +46,13 @@ class Table:
     ids: list[str] | None = None  # anchors, one per row
 
 
+def _missing(value) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and value != value)
+
+
 def number(value, digits: int = 3) -> str:
     """A cell: thousands separated, rates to `digits` places, a dash for nothing."""
-    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+    if _missing(value):
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -59,11 +63,23 @@ def number(value, digits: int = 3) -> str:
     return str(value)
 
 
+def _identifier(value) -> str:
+    """A cell of an id column (para_id, …): its digits as they are, with no thousands separators, a dash for nothing."""
+    if _missing(value):
+        return "—"
+    return str(int(value)) if isinstance(value, numbers.Number) else str(value)
+
+
+def _holds_ids(column: str) -> bool:
+    return column.endswith("_id")
+
+
 def table(frame: pd.DataFrame, columns: dict[str, str], digits: dict[str, int] | None = None, ids: list[str] | None = None) -> Table:
     """`columns`: the frame's column -> the name a reader sees, in order."""
     digits = digits or {}
-    numeric = {i for i, c in enumerate(columns) if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])}
-    rows = [[number(value, digits.get(c, 3)) for c, value in zip(columns, row, strict=True)]
+    numeric = {i for i, c in enumerate(columns) if pd.api.types.is_numeric_dtype(frame[c])
+               and not pd.api.types.is_bool_dtype(frame[c]) and not _holds_ids(c)}
+    rows = [[_identifier(value) if _holds_ids(c) else number(value, digits.get(c, 3)) for c, value in zip(columns, row, strict=True)]
             for row in frame[list(columns)].itertuples(index=False)]
     return Table(list(columns.values()), rows, numeric, ids)
 

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pandas as pd
 
 from sea.audit.outputs import write_summary
-from sea.audit.report import FAILED_PARAGRAPHS, build_report, cost_words, number
+from sea.audit.report import FAILED_PARAGRAPHS, build_report, cost_words, number, table
 from sea.audit.rundir import open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
@@ -74,6 +74,12 @@ def test_cells_and_costs_read_as_words():
     assert cost_words("simulated:x", 10, 0.0).startswith("no cost: simulated") and cost_words("local:m", 5, None).startswith("no cost: local")
     assert cost_words("openai:gpt-4o-mini", 1500, 0.25) == "1,500 tokens, $0.25" and cost_words("openai:x", 1, None).endswith("price unknown")
     assert cost_words("openai:gpt-4o-mini", 5802, 0.00097) == "5,802 tokens, $0.00097"  # a paid audit never reads as $0.00
+
+
+def test_ids_are_shown_as_identifiers_not_as_quantities():
+    frame = pd.DataFrame({"para_id": pd.array([417769759320187104, None], dtype="Int64"), "questions": [1234, 5]})
+    shown = table(frame, {"para_id": "para id", "questions": "questions"})
+    assert shown.rows == [["417769759320187104", "1,234"], ["—", "5"]] and shown.numeric == {1}  # a bug hunt: 417,769,759,320,187,104
 
 
 def test_a_run_part_done_reports_what_was_answered_and_no_more(workspace, tmp_path):
