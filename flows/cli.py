@@ -150,7 +150,7 @@ def _audit_locked(args: argparse.Namespace, overrides: dict, plan) -> None:
                 raise api_failure(error) from None
     except BaseException as error:
         started = (plan.params.audit.runs_dir / plan.run_id / CONFIG_FILE).is_file()
-        if (isinstance(error, SeaError) or interruption_behind(error)) and started:
+        if (isinstance(error, SeaError) or interruption_behind(error) or disk_problem(error)) and started:
             print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
                   file=sys.stderr)
         raise
@@ -477,9 +477,11 @@ SIGNAL_CRASHES = ("Execution was aborted by a termination signal.", "Execution w
 
 # A file that cannot be written where the user pointed SEA: the fix is theirs, and nothing is lost (steps are
 # committed by whole-file writes), so one line says it.
+_FILE_IN_THE_WAY = "a file stands where a folder should be: move it or give another path"
 _CANNOT_WRITE = {errno.ENOSPC: "free some space", errno.EDQUOT: "free some space", errno.EROFS: "choose a writable place",
                  errno.EACCES: "fix its permissions", errno.EPERM: "fix its permissions",
-                 errno.ENOTDIR: "a file stands where a folder should be"}
+                 errno.ENOTDIR: _FILE_IN_THE_WAY, errno.EEXIST: _FILE_IN_THE_WAY,  # EEXIST: a mkdir met a file
+                 errno.EISDIR: "a folder stands where a file should be: move it or give another path"}
 
 
 def disk_problem(error: BaseException | None) -> str | None:
@@ -487,8 +489,7 @@ def disk_problem(error: BaseException | None) -> str | None:
     while error is not None:
         if isinstance(error, OSError) and error.errno in _CANNOT_WRITE:
             where = f"{error.filename}: " if error.filename else ""
-            return (f"{where}{error.strerror}; {_CANNOT_WRITE[error.errno]}, then run again (an audit continues with "
-                    f"`sea audit --resume RUN_ID`)")
+            return f"{where}{error.strerror}; {_CANNOT_WRITE[error.errno]}, then run again"
         error = error.__cause__ or error.__context__
     return None
 

@@ -77,7 +77,11 @@ def replacing(path: Path) -> Iterator[Path]:
         if isinstance(error, OSError) and error.filename is None:  # a write to an open file names none: name it
             error.filename = str(path)
         raise
-    os.replace(partial, path)
+    try:
+        os.replace(partial, path)
+    except OSError as error:  # a folder where the file should go: named by the path asked for, not the scratch file
+        partial.unlink(missing_ok=True)
+        raise type(error)(error.errno, error.strerror, str(path)) from None
 
 
 def write_json(path: Path, data: object, indent: int | None = 1) -> None:

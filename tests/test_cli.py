@@ -55,6 +55,22 @@ def test_errors_are_one_clear_line(tmp_path, capsys):
     assert "kb.source" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("command", "in_the_way"), [(["report", "{run}"], "folder"), (["review", "export", "{run}"], "file"),
+                                                     (["export", "{run}", "--format", "jsonl"], "file")])
+def test_an_out_path_something_stands_in_is_one_line_naming_it(finished_audit, tmp_path, capsys, command, in_the_way):
+    from tests.flows.conftest import write_params
+
+    params = write_params(finished_audit.params, tmp_path / "params.yaml")
+    out = tmp_path / "taken"
+    out.mkdir() if in_the_way == "folder" else out.write_text("")
+    command = [part.format(run=finished_audit.run_id) for part in command]
+    assert main(["--params", params, "--quiet", *command, "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"sea: error: {out}") and f"a {in_the_way} stands where" in error, error
+    assert "--resume" not in error and error.count("\n") == 1  # nothing to resume: only an audit is
+    assert set(tmp_path.iterdir()) == {tmp_path / "params.yaml", out}
+
+
 @pytest.mark.parametrize("command", [["retest", "r", "--n", "0"], ["retest", "r", "--n", "-1"], ["compare", "a", "b", "--calls", "0"],
                                      ["review", "export", "r", "--n", "-3"], ["index", "query", "text", "-k", "0"]])
 def test_a_count_below_one_is_refused_before_any_work(command, capsys):

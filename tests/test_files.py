@@ -88,3 +88,12 @@ def test_a_full_disk_names_the_file_being_written(tmp_path):
         with replacing(target):
             raise OSError(errno.ENOSPC, "No space left on device")
     assert error.value.filename == str(target) and not list(tmp_path.iterdir())
+
+
+def test_a_folder_where_the_file_should_go_is_named_and_no_scratch_is_left(tmp_path):
+    path = tmp_path / "audit.html"
+    path.mkdir()
+    with pytest.raises(IsADirectoryError) as error:
+        write_text(path, "report")
+    assert error.value.filename == str(path)  # the path asked for, not the scratch file beside it
+    assert list(tmp_path.iterdir()) == [path]
