@@ -125,4 +125,4 @@ def test_an_unparseable_reply_and_a_failed_call_have_no_letter_anywhere(vital_sa
     write_findings(run, FindingsSettings(min_cluster_size=2, anchor_neighbours=30), tmp_path / "findings")
     assert "(no option: maybe the second one?)" in (tmp_path / "findings" / "findings.md").read_text(encoding="utf-8")
     page, _ = write_sheets(run, review_sample(run, 50, only_errors=True, seed=0), tmp_path / "review")
-    assert "openai-compatible:x: <b>(no letter)</b>" in page.read_text(encoding="utf-8")
+    assert "<bdi>openai-compatible:x</bdi>: <b>(no letter)</b>" in page.read_text(encoding="utf-8")

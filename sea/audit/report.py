@@ -313,7 +313,8 @@ def _findings(directory: Path, result: dict | None, run_id: str, progress: dict[
         blocks.append(_table(table(frame, columns, {"error_rate": 2})))
         blocks.append({"kind": "examples", "clusters": [
             {"id": anchor("cluster", testee["testee"], c["cluster"]),
-             "summary": f"cluster {c['cluster']}: {c.get('name') or ', '.join(c['terms'][:3])} — {len(c['examples'])} of its wrong answers",
+             "summary": Markup(f"cluster {c['cluster']}: <bdi>{escape(c.get('name') or ', '.join(c['terms'][:3]))}</bdi> — "
+                               f"{len(c['examples'])} of its wrong answers"),
              "examples": c["examples"]} for c in testee["clusters"] if c["examples"]]})
         truth = testee.get("ground_truth")
         if truth and truth["rows"]:

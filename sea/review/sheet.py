@@ -67,14 +67,19 @@ def review_page(run_id: str, sample: pd.DataFrame) -> str:
     return PAGE.format(run_id=html.escape(run_id), count=len(sample), cards=cards, data=data)
 
 
+def _isolated(text: str) -> str:
+    """Escaped, in a <bdi>: a right-to-left override the text leaves open would reverse what follows it on its line."""
+    return f"<bdi>{html.escape(text)}</bdi>"
+
+
 def _card(number: int, row) -> str:
-    options = "".join(f'<li class="{"gold" if letter == row.answer else ""}"><b>{letter})</b> {html.escape(option)}'
+    options = "".join(f'<li class="{"gold" if letter == row.answer else ""}"><b>{letter})</b> {_isolated(option)}'
                       f'{" ← gold" if letter == row.answer else ""}</li>' for letter, option in zip("ABCD", row.options, strict=True))
-    answers = ", ".join(f"{html.escape(t)}: <b>{html.escape(a or '(no letter)')}</b>" for t, a in row.answers.items())
+    answers = ", ".join(f"{_isolated(t)}: <b>{html.escape(a or '(no letter)')}</b>" for t, a in row.answers.items())
     radios = "".join(f'<label><input type="radio" name="v-{row.id}" value="{v}"> {v}</label>' for v in VERDICTS)
-    return (f'<section class="card" data-question="{row.id}"><h2>{number}. {html.escape(row.title)} '
-            f'<small>{html.escape(row.category)} · {row.id}</small></h2>'
-            f'<blockquote>{html.escape(row.paragraph)}</blockquote><p class="q">{html.escape(row.question)}</p>'
+    return (f'<section class="card" data-question="{row.id}"><h2>{number}. {_isolated(row.title)} '
+            f'<small>{_isolated(row.category)} · {row.id}</small></h2>'
+            f'<blockquote>{html.escape(row.paragraph)}</blockquote><p class="q">{_isolated(row.question)}</p>'
             f'<ol class="options">{options}</ol><p>Answered: {answers}</p>'
             f'<fieldset><legend>Verdict</legend>{radios}</fieldset>'
             f'<textarea name="c-{row.id}" placeholder="comment (optional)"></textarea></section>')
@@ -85,7 +90,7 @@ PAGE = """<!doctype html>
 <style>
 body {{ font: 15px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 0 auto; padding: 1rem; }}
 header {{ position: sticky; top: 0; background: #fff; border-bottom: 1px solid #ccc; padding: .5rem 0; }}
-.card {{ border: 1px solid #ddd; border-radius: 6px; padding: .8rem 1rem; margin: 1rem 0; }}
+.card {{ border: 1px solid #ddd; border-radius: 6px; padding: .8rem 1rem; margin: 1rem 0; overflow-wrap: anywhere; }}
 .card.done {{ border-color: #2e7d32; }} h2 {{ font-size: 1.05rem; margin: 0 0 .4rem; }} small {{ color: #666; font-weight: normal; }}
 blockquote {{ margin: .4rem 0; padding: .4rem .8rem; background: #f6f6f6; border-left: 3px solid #bbb; }}
 .q {{ font-weight: 600; }} .gold {{ color: #1b5e20; }} fieldset {{ border: 0; padding: 0; }} label {{ margin-right: 1rem; white-space: nowrap; }}

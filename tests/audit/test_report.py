@@ -6,13 +6,15 @@ from html.parser import HTMLParser
 import pandas as pd
 
 from sea.audit.outputs import write_summary
-from sea.audit.report import FAILED_PARAGRAPHS, build_report, cost_words, number, table
+from sea.audit.report import _TEMPLATES, FAILED_PARAGRAPHS, build_report, cost_words, number, table
 from sea.audit.rundir import open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
 from sea.llm.fake_server import FakeLLMServer
 from sea.settings import Params
 from tests.audit.conftest import small_audit
+
+RIGHT_TO_LEFT = "\u202e"  # RIGHT-TO-LEFT OVERRIDE, left open as a knowledge base's text may
 
 
 class _Page(HTMLParser):
@@ -166,3 +168,49 @@ def test_the_since_section_lists_the_fixed_and_the_new_sources_not_those_left_un
     header, *rows = _tables(html, "since-last-week")[-1]
     assert [row[header.index("title")] for row in rows] == ["fixed 0", "fixed 1", *(n["title"] for n in new)]
     assert {row[header.index("status")] for row in rows} == {"fixed", "new"}
+
+
+class _Unisolated(HTMLParser):
+    """The texts holding a right-to-left override, and those of them outside a <bdi> of their own."""
+
+    def __init__(self):
+        super().__init__()
+        self.open, self.texts, self.unisolated = [], 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in ("br", "img", "input", "meta"):
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        self.open.pop()
+
+    def handle_data(self, data):
+        if RIGHT_TO_LEFT in data:
+            self.texts += 1
+            if self.open[-1] != "bdi":
+                self.unisolated.append(data)
+
+
+def overridden_texts(page: str) -> tuple[int, list[str]]:
+    """How many texts of the page hold a right-to-left override, and those not isolated."""
+    parser = _Unisolated()
+    parser.feed(page)
+    return parser.texts, parser.unisolated
+
+
+def test_every_text_from_the_data_is_isolated_on_its_line():
+    # an override left open reversed the figures, category and testee rendered after it on the line
+    text = f"{RIGHT_TO_LEFT}Ζ" + "x" * 400
+    question = {"question": text, "options": [{"text": text, "gold": True}, {"text": "B", "gold": False}], "right": False,
+                "reply": text, "outcome": "wrong"}
+    failed = {"kind": "failed", "testees": ["t"], "arms": ["sea"], "categories": ["c"],
+              "paragraphs": [{"testee": text, "arms": "sea", "category": text, "rate": "0.50", "title": text, "section": text,
+                              "questions": [question]}]}
+    examples = {"kind": "examples", "clusters": [{"id": "c1", "summary": "cluster 1", "examples": [
+        {"question": text, "gold": text, "answer": text}]}]}
+    headline = [{"testee": text, "error_rate": None, "topics_by": "category",
+                 "topics": [{"name": text, "href": "#failed", "category": "c", "detail": "3 wrong"}]}]
+    page = _TEMPLATES.get_template("report.html.j2").render(
+        run_id="r", subtitle="", headline=headline, sections=[{"id": "s", "heading": "S", "blocks": [examples, failed]}])
+    assert overridden_texts(page) == (12, [])
+    assert re.search(r"summary\{[^}]*overflow-wrap:anywhere", page)  # a 400-letter title wraps inside its line
