@@ -129,13 +129,15 @@ def open_experiment(uri: str, name: str) -> tuple[MlflowClient, Experiment]:
 
 
 class AuditTracker:
-    def __init__(self, run: RunDir):
+    def __init__(self, run: RunDir, recorded_store: bool = False):
+        """recorded_store: log to the store the run's record names, when it has one, not the one MLFLOW_TRACKING_URI
+        (else the params) names now."""
         self.run = run
-        self.uri = tracking_uri(run.params)
-        self.client, experiment = open_experiment(self.uri, run.params.audit.mlflow_experiment)
-        self.experiment_id = experiment.experiment_id
         self._path = run.root / RECORD
         self.record = read_json(self._path) if self._path.is_file() else {}
+        self.uri = (recorded_store and self.record.get("uri")) or tracking_uri(run.params)
+        self.client, experiment = open_experiment(self.uri, run.params.audit.mlflow_experiment)
+        self.experiment_id = experiment.experiment_id
         if self.record.get("uri") != self.uri:
             self.record = {"uri": self.uri, "parent": None, "children": {}}
 
@@ -264,8 +266,9 @@ class AuditTracker:
 
 def log_to_audit(run: RunDir, metrics: dict[str, float | None], files: list[Path], artifact_path: str) -> None:
     """Metrics (numbers only: None is left out) and files on the audit's parent run, as `sea findings`
-    and `sea retest` leave them."""
-    tracker = AuditTracker(run)
+    and `sea retest` leave them: in the store the audit logged to, whatever MLFLOW_TRACKING_URI says now, so
+    an analysis neither makes the audit a second parent elsewhere nor rewrites the run's record of its own."""
+    tracker = AuditTracker(run, recorded_store=True)
     with tracker.audit(), sigterm_deferred():
         mlflow.log_metrics({key: float(value) for key, value in metrics.items() if value is not None})
         tracker.log_files(files, artifact_path)

@@ -11,7 +11,7 @@ from mlflow.store.tracking.sqlalchemy_store import SqlAlchemyStore
 from mlflow.tracking import MlflowClient
 
 from flows.cli import Interrupted, _interrupt
-from flows.tracking import DESCRIPTION, AuditTracker
+from flows.tracking import DESCRIPTION, AuditTracker, log_to_audit
 from sea.audit.rundir import open_run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -97,3 +97,17 @@ def test_a_last_step_that_asked_nothing_is_not_logged_twice_by_questions(tracked
     client = MlflowClient(uri)
     assert [m.step for m in client.get_metric_history(child, "cumulative_error_rate")] == [0, 1, 2]
     assert [m.step for m in client.get_metric_history(child, "by_questions/cumulative_error_rate")] == [10, 20]
+
+
+def test_an_analysis_under_another_store_logs_to_the_audits_and_leaves_its_record(tracked, tmp_path, monkeypatch):
+    """A bug hunt: `sea findings` under another MLFLOW_TRACKING_URI rewrote mlflow.json (a new store, a new parent,
+    no children), so the audit's own runs were forgotten."""
+    uri, run, arm = tracked
+    tracker = AuditTracker(run)
+    with tracker.audit(), tracker.arm(arm):
+        tracker.log_steps(arm, _steps(2))
+    record = (run.root / "mlflow.json").read_text()
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path / 'other.db'}")
+    log_to_audit(run, {"findings.clusters": 3}, [], "findings")
+    assert (run.root / "mlflow.json").read_text() == record
+    assert MlflowClient(uri).get_run(tracker.record["parent"]).data.metrics["findings.clusters"] == 3
