@@ -201,6 +201,9 @@ def _report(args: argparse.Namespace) -> None:
     from sea.audit.report import build_report
     from sea.audit.rundir import open_run
 
+    if args.findings and not args.findings.is_dir():  # else the report would say the findings are not computed yet
+        raise SeaError(f"--findings {args.findings}: no such folder; give the folder `sea findings --out` wrote to, "
+                       f"or leave --findings out for runs/{args.run_id}/findings")
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
     out = build_report(run, args.out or run.root / "audit.html", args.findings)
     print(f"report: {out} (self-contained; open it in any browser, offline)")

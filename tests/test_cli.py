@@ -71,6 +71,14 @@ def test_an_out_path_something_stands_in_is_one_line_naming_it(finished_audit, t
     assert set(tmp_path.iterdir()) == {tmp_path / "params.yaml", out}
 
 
+def test_a_findings_folder_that_is_not_there_is_refused(tmp_path, capsys):
+    # a bug hunt: it was ignored, and the report said the findings were not computed yet
+    missing = tmp_path / "nowhere"
+    assert main(["report", "r", "--findings", str(missing)]) == 2
+    assert capsys.readouterr().err == (f"sea: error: --findings {missing}: no such folder; give the folder `sea findings --out` "
+                                       f"wrote to, or leave --findings out for runs/r/findings\n")
+
+
 @pytest.mark.parametrize("command", [["retest", "r", "--n", "0"], ["retest", "r", "--n", "-1"], ["compare", "a", "b", "--calls", "0"],
                                      ["review", "export", "r", "--n", "-3"], ["index", "query", "text", "-k", "0"]])
 def test_a_count_below_one_is_refused_before_any_work(command, capsys):
