@@ -25,6 +25,14 @@ from sea.review.verdicts import rejected_questions, verdicts_by_question
 
 FORMATS = ("jsonl", "parquet", "inspect", "lm-eval")
 WRONG = (Outcome.WRONG, Outcome.UNPARSEABLE)
+# _record's fields, typed: an empty suite keeps its columns, and testee_answers is a map, whose keys are the testees
+# asked (a null letter: asked, no letter), not a struct of every testee, which reads a testee not asked as null too.
+PARQUET_SCHEMA = pa.schema([
+    ("id", pa.string()), ("question", pa.string()), ("options", pa.list_(pa.string())), ("answer", pa.string()),
+    ("answer_index", pa.int64()), ("paragraph", pa.string()), ("title", pa.string()), ("url", pa.string()),
+    ("run_id", pa.string()), ("generator", pa.string()), ("testee_answers", pa.map_(pa.string(), pa.string())),
+    ("wrong_for", pa.list_(pa.string())),
+    ("review", pa.struct([(name, pa.string()) for name in ("question_id", "verdict", "comment", "reviewer", "recorded_at", "sheet")]))])
 
 
 def exported_questions(run: RunDir, testee: str | None = None, only_errors: bool = False,
@@ -99,7 +107,7 @@ def export(run: RunDir, fmt: str, out: Path, testee: str | None = None, only_err
         written.append(_jsonl(out / f"{name}.jsonl", records))
     elif fmt == "parquet":
         written.append(out / f"{name}.parquet")
-        write_parquet(written[-1], pa.Table.from_pylist(records))
+        write_parquet(written[-1], pa.Table.from_pylist(records, schema=PARQUET_SCHEMA))
     elif fmt == "inspect":
         written += [_jsonl(out / "dataset.jsonl", [_inspect_sample(r) for r in records]), out / "task.py"]
         write_text(written[-1], INSPECT_TASK.format(name=name, run_id=run.run_id))

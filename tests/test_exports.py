@@ -4,21 +4,52 @@ task loader and evaluator."""
 
 import importlib.util
 import json
+import shutil
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from sea.audit.rundir import open_run
+from sea.audit.rundir import RunDir, open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
 from sea.errors import SeaError
-from sea.exports import export, exported_questions
+from sea.exports import PARQUET_SCHEMA, export, exported_questions, question_ids
 from sea.findings.analysis import evaluated, write_findings
 from sea.llm.fake_server import FakeLLMServer
 from sea.review.sheet import review_sample, write_sheets
+from sea.review.verdicts import import_verdicts
 from sea.settings import FindingsSettings, Params
 from tests.audit.conftest import small_audit
 from tests.finished_audit import PROBE, SHARER
+
+
+def all_errors_rejected(finished_audit, tmp_path) -> RunDir:
+    """A copy of the finished audit whose reviewers rejected every wrong answer."""
+    run = RunDir(shutil.copytree(finished_audit.root, tmp_path / "runs" / finished_audit.run_id))
+    sheet = tmp_path / "rejected.json"
+    sheet.write_text(json.dumps([{"question_id": q, "verdict": "gold wrong"} for q in exported_questions(run, only_errors=True)["id"]]),
+                     encoding="utf-8")
+    import_verdicts(run, sheet, "Ada", question_ids(run))
+    return run
+
+
+def test_parquet_reads_back_as_the_jsonl_does_even_empty(finished_audit, tmp_path):
+    # a bug hunt: testee_answers was a struct of every testee, so one not asked read back null, as "asked, no letter";
+    # and an empty suite had no columns at all
+    jsonl = export(finished_audit, "jsonl", tmp_path / "jsonl")[-1]
+    records = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
+    table = pd.read_parquet(export(finished_audit, "parquet", tmp_path / "parquet")[-1])
+    assert list(table.columns) == list(records[0])
+    assert [dict(pairs) for pairs in table["testee_answers"]] == [r["testee_answers"] for r in records]
+    del records[0]["testee_answers"][SHARER]  # every question here was asked to both: one asked to the probe alone
+    pq.write_table(pa.Table.from_pylist(records, schema=PARQUET_SCHEMA), tmp_path / "one-not-asked.parquet")
+    assert pd.read_parquet(tmp_path / "one-not-asked.parquet")["testee_answers"][0] == [(PROBE, records[0]["testee_answers"][PROBE])]
+    run = all_errors_rejected(finished_audit, tmp_path)
+    empty = pq.read_table(export(run, "parquet", tmp_path / "empty", only_errors=True)[-1])
+    assert empty.num_rows == 0 and empty.schema.names == list(records[0])
+    assert empty.schema == pq.read_table(tmp_path / "parquet" / jsonl.with_suffix(".parquet").name).schema
 
 
 def test_jsonl_and_parquet_carry_the_papers_fields_and_the_provenance(finished_audit, tmp_path):
@@ -121,7 +152,7 @@ def test_an_unparseable_reply_and_a_failed_call_have_no_letter_anywhere(vital_sa
         for line in export(run, fmt, tmp_path / fmt)[1].read_text(encoding="utf-8").splitlines():
             json.loads(line, parse_constant=no_nan)
     table = pd.read_parquet(export(run, "parquet", tmp_path / "parquet")[-1])
-    assert None in [answers["openai-compatible:x"] for answers in table["testee_answers"]]
+    assert None in [dict(answers)["openai-compatible:x"] for answers in table["testee_answers"]]
     write_findings(run, FindingsSettings(min_cluster_size=2, anchor_neighbours=30), tmp_path / "findings")
     assert "(no option: maybe the second one?)" in (tmp_path / "findings" / "findings.md").read_text(encoding="utf-8")
     page, _ = write_sheets(run, review_sample(run, 50, only_errors=True, seed=0), tmp_path / "review")
