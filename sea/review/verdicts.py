@@ -86,6 +86,7 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
             problems.append(f"row {number}: question {question} has no verdict")
         elif verdict not in VERDICTS:
             problems.append(f"row {number}: verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
+    problems += _conflicts(rows)
     signed = [_field(row, "reviewer") for row in rows]
     named = set(signed) - {""}
     unsigned = reviewer or (named.pop() if len(named) == 1 else None)  # who signs the rows that name no one
@@ -106,6 +107,18 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
                                   "comment": _field(row, "comment"), "reviewer": who, "recorded_at": now,
                                   "sheet": path.name}) + "\n")
     return review_summary(run)
+
+
+def _conflicts(rows: list[dict]) -> list[str]:
+    """The questions that rows judge differently: which judgement stands would depend on the rows' order.
+    Copies of one row (a sheet pasted twice) agree, and are taken once."""
+    judgements: dict[str, dict[tuple[str, str], list[int]]] = {}
+    for number, row in enumerate(rows, start=2):
+        judgement = (_field(row, "verdict").lower(), _field(row, "comment"))
+        judgements.setdefault(_field(row, "question_id"), {}).setdefault(judgement, []).append(number)
+    return [f"rows {', '.join(str(n) for n in sorted(n for numbers in by.values() for n in numbers))}: question {question} "
+            f"is judged {len(by)} ways ({'; '.join(repr(v) + (f' ({c})' if c else '') for v, c in by)}); keep one row for it"
+            for question, by in judgements.items() if len(by) > 1]
 
 
 def _field(row: dict, name: str) -> str:

@@ -121,6 +121,8 @@ def _params(run, tmp_path):
     (lambda rows: rows[2].update(verdict="fine"), "verdict 'fine' is not one of correct, gold wrong"),
     (lambda rows: rows[0].update(run_id="another-run"), "is a sheet for run another-run, not"),
     (lambda rows: [row.update(reviewer="") for row in rows], "no reviewer name"),
+    (lambda rows: rows.insert(3, {**rows[0], "verdict": "gold wrong"}),  # a bug hunt: the last of the two was recorded
+     r"rows 2, 5: question \w+ is judged 2 ways \('correct'; 'gold wrong'\); keep one row for it"),
 ])
 def test_a_bad_sheet_is_refused_whole(run, tmp_path, edit, message):
     sample = review_sample(run, 4, only_errors=False, seed=0)
@@ -138,7 +140,7 @@ def test_a_bad_sheet_is_refused_whole(run, tmp_path, edit, message):
     with pytest.raises(SeaError, match="is not valid JSON"):
         import_verdicts(run, tmp_path / "bad.json", "Ada", known)
     rows = [{"question_id": q, "verdict": "correct"} for q in sample["id"]]
-    (tmp_path / "ok.json").write_text(json.dumps(rows), encoding="utf-8")  # the page's JSON, the name given here
+    (tmp_path / "ok.json").write_text(json.dumps(rows + rows[:1]), encoding="utf-8")  # the page's JSON, the name given here; a copy of a row agrees
     assert import_verdicts(run, tmp_path / "ok.json", "Bob", known)["reviewed"] == 4
 
 
