@@ -314,15 +314,18 @@ def format_review(summary: dict) -> str:
 
 def _export(args: argparse.Namespace) -> None:
     from sea.audit.rundir import open_run
-    from sea.exports import export
+    from sea.exports import export, exported_questions
 
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
     for fmt in dict.fromkeys(args.fmt):
         written = export(run, fmt, (args.out or run.root / "exports") / fmt, args.testee, args.only_errors, args.include_rejected)
         print("written: " + ", ".join(str(path) for path in written))
         if not json.loads(written[0].read_text())["questions"]:
-            print(f"note: run {run.run_id} has no {'wrong answers' if args.only_errors else 'questions'}"
-                  f"{f' for {args.testee}' if args.testee else ''}: the {fmt} suite is empty")
+            what = f"{'wrong answers' if args.only_errors else 'questions'}{f' for {args.testee}' if args.testee else ''}"
+            rejected = 0 if args.include_rejected else len(exported_questions(run, args.testee, args.only_errors, include_rejected=True))
+            why = (f"reviewers rejected all {rejected} {what} of run {run.run_id} (--include-rejected keeps them)" if rejected
+                   else f"run {run.run_id} has no {what}")
+            print(f"note: {why}: the {fmt} suite is empty")
 
 
 def _compare(args: argparse.Namespace) -> None:

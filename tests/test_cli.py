@@ -79,6 +79,22 @@ def test_a_findings_folder_that_is_not_there_is_refused(tmp_path, capsys):
                                        f"wrote to, or leave --findings out for runs/r/findings\n")
 
 
+def test_an_export_emptied_by_reviewers_says_so(finished_audit, tmp_path, capsys):
+    # a bug hunt: it said the run had no wrong answers
+    from sea.exports import exported_questions
+    from tests.flows.conftest import write_params
+    from tests.test_exports import all_errors_rejected
+
+    run = all_errors_rejected(finished_audit, tmp_path)
+    params = write_params(run.params.model_copy(update={"audit": run.params.audit.model_copy(update={"runs_dir": run.root.parent})}),
+                          tmp_path / "params.yaml")
+    errors = len(exported_questions(finished_audit, only_errors=True))
+    assert main(["--params", params, "export", run.run_id, "--format", "jsonl", "--only-errors", "--out", str(tmp_path / "out")]) == 0
+    note = capsys.readouterr().out.splitlines()[-1]
+    assert re.fullmatch(rf"note: reviewers rejected all {errors} wrong answers of run {run.run_id} \(--include-rejected keeps them\): "
+                        r"the jsonl suite is empty", note), note
+
+
 @pytest.mark.parametrize("command", [["retest", "r", "--n", "0"], ["retest", "r", "--n", "-1"], ["compare", "a", "b", "--calls", "0"],
                                      ["review", "export", "r", "--n", "-3"], ["index", "query", "text", "-k", "0"]])
 def test_a_count_below_one_is_refused_before_any_work(command, capsys):
