@@ -129,20 +129,24 @@ def open_experiment(uri: str, name: str) -> tuple[MlflowClient, Experiment]:
 
 
 class AuditTracker:
-    def __init__(self, run: RunDir, recorded_store: bool = False):
-        """recorded_store: log to the store the run's record names, when it has one, not the one MLFLOW_TRACKING_URI
-        (else the params) names now."""
+    def __init__(self, run: RunDir, analysis: bool = False):
+        """analysis: log to the store the run's record names, when it has one, not the one MLFLOW_TRACKING_URI (else
+        the params) names now, and never rewrite the record: the run folder is the audit's (the DVC audit stage's
+        output, which a rewrite would leave modified, so that every `dvc repro` checks it out and reruns the stages
+        after it). A parent the store no longer holds is made again there, and found again by its tags."""
         self.run = run
         self._path = run.root / RECORD
+        self._keeps_record = not analysis
         self.record = read_json(self._path) if self._path.is_file() else {}
-        self.uri = (recorded_store and self.record.get("uri")) or tracking_uri(run.params)
+        self.uri = (analysis and self.record.get("uri")) or tracking_uri(run.params)
         self.client, experiment = open_experiment(self.uri, run.params.audit.mlflow_experiment)
         self.experiment_id = experiment.experiment_id
         if self.record.get("uri") != self.uri:
             self.record = {"uri": self.uri, "parent": None, "children": {}}
 
     def _save(self) -> None:
-        write_json(self._path, self.record)
+        if self._keeps_record:
+            write_json(self._path, self.record)
 
     def _live(self, run_id: str | None) -> bool:
         if not run_id:
@@ -268,7 +272,7 @@ def log_to_audit(run: RunDir, metrics: dict[str, float | None], files: list[Path
     """Metrics (numbers only: None is left out) and files on the audit's parent run, as `sea findings`
     and `sea retest` leave them: in the store the audit logged to, whatever MLFLOW_TRACKING_URI says now, so
     an analysis neither makes the audit a second parent elsewhere nor rewrites the run's record of its own."""
-    tracker = AuditTracker(run, recorded_store=True)
+    tracker = AuditTracker(run, analysis=True)
     with tracker.audit(), sigterm_deferred():
         mlflow.log_metrics({key: float(value) for key, value in metrics.items() if value is not None})
         tracker.log_files(files, artifact_path)

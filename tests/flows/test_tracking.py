@@ -111,3 +111,19 @@ def test_an_analysis_under_another_store_logs_to_the_audits_and_leaves_its_recor
     log_to_audit(run, {"findings.clusters": 3}, [], "findings")
     assert (run.root / "mlflow.json").read_text() == record
     assert MlflowClient(uri).get_run(tracker.record["parent"]).data.metrics["findings.clusters"] == 3
+
+
+def test_an_analysis_on_a_store_that_lost_the_audit_leaves_the_runs_record(tracked):
+    """A bug hunt: after a `dvc checkout` over another mlflow.db, `sea findings` wrote a new parent into mlflow.json,
+    the DVC audit stage's output, so every `dvc repro` checked the run out again and reran findings and the report."""
+    uri, run, arm = tracked
+    tracker = AuditTracker(run)
+    with tracker.audit(), tracker.arm(arm):
+        tracker.log_steps(arm, _steps(2))
+    record = (run.root / "mlflow.json").read_text()
+    MlflowClient(uri).delete_run(tracker.record["parent"])  # the store no longer holds the audit's parent
+    for clusters in (3, 4):
+        log_to_audit(run, {"findings.clusters": clusters}, [], "findings")
+    assert (run.root / "mlflow.json").read_text() == record
+    parents = MlflowClient(uri).search_runs([tracker.experiment_id], "attributes.run_name = 't'")
+    assert [p.data.metrics["findings.clusters"] for p in parents] == [4]  # made again once, then found by its tags
