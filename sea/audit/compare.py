@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from sea.audit.outputs import summarise
-from sea.audit.rundir import COMPARE_DIR, CONFIG_FILE, QUESTIONS, RunDir
+from sea.audit.rundir import COMPARE_DIR, CONFIG_FILE, FIXED, NOT_ASKED, QUESTIONS, STILL_FAILING, RunDir
 from sea.audit.steps import closed_book_prompt
 from sea.errors import ParamsError, SeaError
 from sea.audit.workspace import Workspace
@@ -20,7 +20,6 @@ from sea.search.loop import fit_to_budget, paragraph_error_rates
 
 log = logging.getLogger(__name__)
 
-FIXED, STILL_FAILING, NOT_ASKED = "fixed", "still failing", "not re-asked"  # a source's status; counted by key below
 _COUNT_KEYS = {FIXED: "fixed", STILL_FAILING: "still_failing", NOT_ASKED: "not_reasked"}
 
 

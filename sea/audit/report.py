@@ -17,11 +17,10 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from sea.audit.compare import FIXED
 from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
 from sea.audit.outputs import CATEGORIES_CSV, arm_tables, curves, summarise
-from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
+from sea.audit.rundir import ANSWERS, FIXED, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.choices import LETTERS
 from sea.files import read_json, write_text
 from sea.llm.ledger import dollars_text

@@ -36,6 +36,7 @@ from sea.settings import FindingsSettings, Params, apply_overrides, parse_params
 CONFIG_FILE = "config.json"
 LOCK_FILE = "audit.lock"  # held by the process auditing the run (audit_lock)
 COMPARE_DIR = "compare"  # compare/<earlier run>.json: what changed since that audit (sea.audit.compare)
+FIXED, STILL_FAILING, NOT_ASKED = "fixed", "still failing", "not re-asked"  # an earlier source's status in it
 BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
 QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
 # the rows of a step's (and an arm's) paragraphs.parquet: the paragraphs evaluated

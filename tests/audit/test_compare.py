@@ -3,9 +3,9 @@
 import pytest
 
 from flows.cli import main
-from sea.audit.compare import FIXED, STILL_FAILING, compare_runs, found_sources, previous_run
+from sea.audit.compare import compare_runs, found_sources, previous_run
 from sea.audit.ground_truth import planted_for
-from sea.audit.rundir import open_run
+from sea.audit.rundir import FIXED, STILL_FAILING, open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
 from tests.audit.conftest import small_audit

@@ -147,8 +147,7 @@ def test_findings_made_before_the_run_went_on_are_said_to_be_out_of_date(workspa
 
 
 def test_the_since_section_lists_the_fixed_and_the_new_sources_not_those_left_unasked(workspace, tmp_path):
-    from sea.audit.compare import FIXED, NOT_ASKED, STILL_FAILING
-    from sea.audit.rundir import COMPARE_DIR
+    from sea.audit.rundir import COMPARE_DIR, FIXED, NOT_ASKED, STILL_FAILING
     from sea.files import write_json
 
     def source(i: int, status: str) -> dict:
