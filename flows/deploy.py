@@ -25,14 +25,18 @@ from sea.errors import SeaError
 from sea.settings import load_params
 
 DEPLOYMENT_NAME = "recurring-audit"
+SCHEDULE_HINT = ("give --cron (or audit.schedule_cron) as five cron fields, e.g. '0 6 * * 1', "
+                 "or --interval as a positive number of seconds")
 
 
 def audit_deployment(params_path: str = "params.yaml", cron: str | None = None,
                      interval_s: float | None = None) -> RunnerDeployment:
     """The deployment on `cron` (default audit.schedule_cron), or every `interval_s` seconds."""
-    schedule = {"interval": timedelta(seconds=interval_s)} if interval_s else {
+    if interval_s is not None and interval_s <= 0:  # Prefect would take 0 for no interval and serve the cron
+        raise SeaError(f"the schedule: --interval {interval_s:g} is not greater than 0 seconds; {SCHEDULE_HINT}")
+    schedule = {"interval": timedelta(seconds=interval_s)} if interval_s is not None else {
         "cron": cron or load_params(params_path).audit.schedule_cron}
-    label = f"every {interval_s:g} s" if interval_s else schedule["cron"]
+    label = f"every {interval_s:g} s" if interval_s is not None else schedule["cron"]
     return sea_audit.to_deployment(name=DEPLOYMENT_NAME, tags=["sea", "audit"], **schedule,
                                    parameters={"params_path": params_path, "schedule": label},
                                    description="SEA audit of the configured testee(s) on a schedule; results in MLflow.")
@@ -91,8 +95,7 @@ def main() -> None:
         _fail(str(error))
     except ValidationError as error:  # the schedule, as Prefect reads it
         problem = error.errors()[0]["msg"].removeprefix("Value error, ")
-        _fail(f"the schedule: {problem}; give --cron (or audit.schedule_cron) as five cron fields, e.g. '0 6 * * 1', "
-              f"or --interval as a positive number of seconds")
+        _fail(f"the schedule: {problem}; {SCHEDULE_HINT}")
 
 
 def _fail(message: str) -> None:

@@ -11,11 +11,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from uuid import UUID
 
+import pytest
 from mlflow.tracking import MlflowClient
 
 from flows.deploy import DEPLOYMENT_NAME, audit_deployment, drop_missed_runs
 from flows.server import healthy
 from sea.audit.rundir import RunDir
+from sea.errors import SeaError
 from tests.audit.conftest import small_audit
 from tests.flows.conftest import write_params
 
@@ -32,6 +34,14 @@ def test_the_deployment_carries_the_schedule_and_parameters(tmp_path):
     assert [s.schedule.cron for s in audit_deployment(str(params), cron="0 */6 * * *").schedules] == ["0 */6 * * *"]
     every = audit_deployment(str(params), interval_s=30)
     assert every.schedules[0].schedule.interval.total_seconds() == 30 and every.parameters["schedule"] == "every 30 s"
+
+
+@pytest.mark.parametrize("interval_s", [0, -5])
+def test_an_interval_not_above_zero_is_refused_not_taken_for_the_cron(tmp_path, interval_s):
+    params = tmp_path / "params.yaml"
+    params.write_text("audit:\n  schedule_cron: '15 4 * * *'\n", encoding="utf-8")
+    with pytest.raises(SeaError, match=rf"--interval {interval_s} is not greater than 0 seconds; give --cron"):
+        audit_deployment(str(params), interval_s=interval_s)
 
 
 def _flow_runs(api_url: str) -> list[dict]:
