@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 
 from prefect import serve
@@ -87,10 +88,11 @@ def main() -> None:
             if dropped := drop_missed_runs():
                 print(f"{dropped + 1} audits fell due while nothing served the schedule: the latest runs now, "
                       f"the {dropped} before it are dropped", flush=True)
-            try:
-                serve(deployment, limit=1)  # one audit at a time
-            except KeyboardInterrupt:
-                print("stopped serving the recurring audit", flush=True)
+            # Prefect's serve returns on Ctrl-C or SIGTERM; one audit at a time; left unpaused, the
+            # deployment keeps its scheduled runs, and the one that falls due while stopped runs on restart
+            with suppress(KeyboardInterrupt):  # one that comes before Prefect's runner catches it
+                serve(deployment, limit=1, pause_on_shutdown=False)
+            print("stopped serving the recurring audit", flush=True)
     except SeaError as error:
         _fail(str(error))
     except ValidationError as error:  # the schedule, as Prefect reads it

@@ -19,7 +19,7 @@ from flows.server import healthy
 from sea.audit.rundir import RunDir
 from sea.errors import SeaError
 from tests.audit.conftest import small_audit
-from tests.flows.conftest import write_params
+from tests.flows.conftest import subprocess_env, write_params
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -104,3 +104,34 @@ def test_audits_missed_while_nothing_served_run_once_not_back_to_back(prefect_se
             flow_run_filter=FlowRunFilter(deployment_id=FlowRunFilterDeploymentId(any_=[deployment_id])))}
     assert missed[2] in left and next_one in left and not {missed[0], missed[1]} & left  # one catch-up, the latest
     assert drop_missed_runs() == 0
+
+
+def test_stopping_the_schedule_leaves_it_unpaused_for_a_restart_to_catch_up(vital_sample, prefect_server, tmp_path):
+    from prefect import get_client
+
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea"], budget__testee_calls=48)
+    params_path = write_params(params, tmp_path / "params.yaml")
+    served = subprocess.Popen([sys.executable, "-m", "flows.deploy", "--params", params_path, "--cron", "0 6 * * 1"], cwd=REPO,
+                              env=subprocess_env(prefect_server, f"sqlite:///{tmp_path / 'mlflow.db'}"),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        with get_client(sync_client=True) as client:
+            deadline = time.monotonic() + 120
+            while served.poll() is None and time.monotonic() < deadline and not _polled(client):
+                time.sleep(0.5)  # the runner polls for due runs once it serves: stopped now, it shuts down as a user's would
+            assert _polled(client), "the deployment was never served"
+    finally:
+        served.send_signal(signal.SIGTERM)
+        output = served.communicate(timeout=120)[0]
+    assert served.returncode == 0 and "stopped serving the recurring audit" in output, output
+    with get_client(sync_client=True) as client:
+        assert not client.read_deployment_by_name(f"sea-audit/{DEPLOYMENT_NAME}").paused  # paused, its scheduled runs are deleted
+
+
+def _polled(client) -> bool:
+    from prefect.exceptions import ObjectNotFound
+
+    try:
+        return client.read_deployment_by_name(f"sea-audit/{DEPLOYMENT_NAME}").last_polled is not None
+    except ObjectNotFound:
+        return False
