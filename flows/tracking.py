@@ -235,18 +235,23 @@ class AuditTracker:
             self.client.log_batch(run_id, metrics=batch)
 
     @sigterm_deferred()
+    def log_changed(self, run_id: str, metrics: dict[str, float]) -> None:
+        """Metrics on an MLflow run, but those it already holds with that value (a finished run run again,
+        `sea findings` again): a figure's history is its changes."""
+        logged = self.client.get_run(run_id).data.metrics
+        now = int(time.time() * 1000)
+        self.client.log_batch(run_id, metrics=[Metric(name, value, now, 0) for name, value in metrics.items()
+                                               if logged.get(name) != value])
+
     def log_headline(self, summary: dict) -> None:
-        """The final figures: per testee and arm on the parent run, and each child's ratio to random on it; a
-        figure already logged with that value (a finished run run again) is not logged twice."""
-        logged = self.client.get_run(self.record["parent"]).data.metrics
+        """The final figures: per testee and arm on the parent run, and each child's ratio to random on it."""
+        self.log_changed(self.record["parent"], {
+            f"{slug(row['testee'])}.{row['arm']}.{name}": float(row[key])
+            for row in summary["arms"] for name, key in HEADLINE.items() if row.get(key) is not None})
         for row in summary["arms"]:
-            values = {f"{slug(row['testee'])}.{row['arm']}.{name}": float(row[key]) for name, key in HEADLINE.items()
-                      if row.get(key) is not None}
-            mlflow.log_metrics({name: value for name, value in values.items() if logged.get(name) != value})
             child = self.record["children"].get(f"{row['testee']}/{row['arm']}")
-            ratio = row["error_rate_vs_random"]
-            if child and ratio is not None and self.client.get_run(child["id"]).data.metrics.get("error_rate_vs_random") != ratio:
-                self.client.log_metric(child["id"], "error_rate_vs_random", float(ratio))
+            if child and row["error_rate_vs_random"] is not None:
+                self.log_changed(child["id"], {"error_rate_vs_random": float(row["error_rate_vs_random"])})
 
     @sigterm_deferred()
     def log_comparison(self, comparison: dict) -> None:
@@ -273,6 +278,6 @@ def log_to_audit(run: RunDir, metrics: dict[str, float | None], files: list[Path
     and `sea retest` leave them: in the store the audit logged to, whatever MLFLOW_TRACKING_URI says now, so
     an analysis neither makes the audit a second parent elsewhere nor rewrites the run's record of its own."""
     tracker = AuditTracker(run, analysis=True)
-    with tracker.audit(), sigterm_deferred():
-        mlflow.log_metrics({key: float(value) for key, value in metrics.items() if value is not None})
+    with tracker.audit() as run_id, sigterm_deferred():
+        tracker.log_changed(run_id, {key: float(value) for key, value in metrics.items() if value is not None})
         tracker.log_files(files, artifact_path)

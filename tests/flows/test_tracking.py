@@ -12,7 +12,7 @@ from mlflow.tracking import MlflowClient
 
 from flows.cli import Interrupted, _interrupt
 from flows.tracking import DESCRIPTION, AuditTracker, log_to_audit
-from sea.audit.rundir import open_run
+from sea.audit.rundir import open_run, slug
 
 REPO = Path(__file__).resolve().parents[2]
 OPEN = "import sys; from flows.tracking import open_experiment; open_experiment(sys.argv[1], 'sea'); print('opened')"
@@ -127,3 +127,18 @@ def test_an_analysis_on_a_store_that_lost_the_audit_leaves_the_runs_record(track
     assert (run.root / "mlflow.json").read_text() == record
     parents = MlflowClient(uri).search_runs([tracker.experiment_id], "attributes.run_name = 't'")
     assert [p.data.metrics["findings.clusters"] for p in parents] == [4]  # made again once, then found by its tags
+
+
+def test_findings_and_a_headline_run_again_log_only_the_figures_that_changed(tracked):
+    """A bug hunt: every `sea findings` logged its figures again with the same values (history [4.0, 4.0])."""
+    uri, run, arm = tracked
+    for clusters in (4, 4, 5):
+        log_to_audit(run, {"findings.clusters": clusters, "findings.unnamed": None}, [], "findings")
+    tracker = AuditTracker(run)
+    for _ in range(2):
+        with tracker.audit():
+            tracker.log_headline({"arms": [{"testee": arm.testee, "arm": arm.arm, "cumulative_wrong": 7,
+                                            "error_rate_vs_random": None}]})
+    client, parent = MlflowClient(uri), tracker.record["parent"]
+    assert [m.value for m in client.get_metric_history(parent, "findings.clusters")] == [4.0, 5.0]
+    assert [m.value for m in client.get_metric_history(parent, f"{slug(arm.testee)}.{arm.arm}.wrong")] == [7.0]
