@@ -87,5 +87,5 @@ def _audit(run: RunDir, summary_dir: str | None, schedule: str | None, progress:
         tracker.log_headline(summary)
         previous = previous_run(run) if schedule else None
         if previous:  # a recurring audit says what changed since the last one
-            tracker.log_comparison(compare_runs(previous, run, run.params.audit.compare_calls))
+            tracker.log_comparison(compare_runs(previous, run, run.params.audit.compare_calls, progress))
     return summary

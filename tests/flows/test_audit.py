@@ -15,10 +15,11 @@ import pandas as pd
 import pytest
 from mlflow.tracking import MlflowClient
 
-from flows.audit import sea_audit
+from flows.audit import _audit, sea_audit
 from flows.cli import main
 from sea.audit import rundir
 from sea.audit.rundir import RunDir, open_run
+from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
 from sea.errors import ParamsError
 from sea.llm.fake_server import FakeLLMServer
@@ -94,6 +95,20 @@ def test_the_flow_logs_every_arm_to_mlflow_and_a_rerun_makes_no_model_call(prefe
         list(range(next(r for r in summary["arms"] if r["arm"] == children[0].data.tags["sea.arm"])["steps"]))
     assert len(client.get_metric_history(parent.info.run_id, "simulated-probe.sea.error_rate")) == 1  # not logged twice
     assert len(client.get_metric_history(children[0].info.run_id, "error_rate_vs_random")) == 1
+    mlflow.set_tracking_uri(None)
+
+
+def test_a_scheduled_audit_without_bars_compares_with_the_previous_one_without_a_bar(prefect_server, mlflow_uri, vital_sample,
+                                                                                     tmp_path, capfd):
+    """A bug hunt: the serve log of `make schedule` showed a `compare · <testee>` bar though the flow ran with no bars."""
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea"], budget__testee_calls=48)
+    before, after = (open_run(params.audit.runs_dir, run_id, params) for run_id in ("before", "after"))
+    for run in (before, after):
+        run_steps(run.arms()[0], in_process(Workspace.of(run.root)))
+    capfd.readouterr()
+    _audit(after, summary_dir=None, schedule="weekly", progress=False)
+    assert (after.root / "compare" / "before.json").is_file()  # compared, and
+    assert "compare ·" not in capfd.readouterr().err  # quietly
     mlflow.set_tracking_uri(None)
 
 
