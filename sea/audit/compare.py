@@ -60,12 +60,16 @@ def previous_run(current: RunDir) -> RunDir | None:
 
 def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool = True) -> dict:
     """Re-asks the previous run's sources (at most `calls` questions) to the current testee and
-    writes compare/<previous>.json and the answers beside it; returns the comparison. Runs over
-    different knowledge bases are refused before any call (the earlier paragraphs are not in today's),
-    and so is a run compared with itself."""
+    writes compare/<previous>.json and the answers beside it; returns the comparison. A run compared with
+    itself or with a later run, and runs over different knowledge bases (the earlier paragraphs are not in
+    today's), are refused before any call."""
     if previous.root.resolve() == current.root.resolve():
         raise ParamsError(f"run {current.run_id!r} cannot be compared with itself; name an earlier run of the same "
                           f"testee: `sea compare EARLIER_RUN {current.run_id}`")
+    if previous.config["created"] > current.config["created"]:  # else the earlier run would say "since" the later
+        raise ParamsError(f"{previous.run_id} started at {previous.config['created']}, after {current.run_id} "
+                          f"(started at {current.config['created']}): name the earlier run first, "
+                          f"`sea compare {current.run_id} {previous.run_id}`")
     changes = knowledge_base_changes(previous, current)
     if changes:
         raise ParamsError(f"runs {previous.run_id!r} and {current.run_id!r} audited different knowledge bases "

@@ -64,6 +64,17 @@ def test_the_reasking_budget_is_kept(two_audits):
     assert result["calls"] <= 5 and result["counts"]["not_reasked"] == result["counts"]["sources_before"] - result["counts"]["fixed"] - result["counts"]["still_failing"]
 
 
+def test_a_later_run_is_not_compared_as_the_earlier_one(two_audits, capsys):
+    before, after = two_audits
+    (before.root / "compare" / "after.json").unlink(missing_ok=True)
+    params_path = write_params(before.params, before.root.parent.parent / "params.yaml")
+    assert main(["--params", params_path, "compare", "after", "before"]) == 2
+    error = capsys.readouterr().err
+    assert f"after started at {after.config['created']}, after before (started at {before.config['created']})" in error
+    assert "name the earlier run first, `sea compare before after`" in error
+    assert not (before.root / "compare" / "after.json").exists()  # nothing written into the earlier run
+
+
 def test_the_report_shows_what_changed(two_audits, tmp_path):
     from sea.audit.report import build_report
 
