@@ -278,14 +278,14 @@ def _transfer(args: argparse.Namespace) -> None:
 
 
 def _review_export(args: argparse.Namespace) -> None:
-    from sea.audit.rundir import open_run
+    from sea.audit.rundir import REVIEW_DIR, open_run
     from sea.review.sheet import review_sample, write_sheets
 
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
     sample = review_sample(run, args.n, args.only_errors, args.seed)
     if sample.empty:
         raise SeaError(f"run {run.run_id} has no {'wrong answers' if args.only_errors else 'questions'} to review")
-    page, table = write_sheets(run, sample, args.out or run.root / "review")
+    page, table = write_sheets(run, sample, args.out or run.annotations / REVIEW_DIR)
     print(f"{len(sample)} questions (seed {args.seed}): {page} (open it in a browser; it saves the verdicts) and {table} "
           f"(for a spreadsheet). Then: sea review import {run.run_id} FILE")
 
@@ -336,7 +336,7 @@ def _compare(args: argparse.Namespace) -> None:
     previous, current = open_run(runs_dir, args.previous, None), open_run(runs_dir, args.current, None)
     result = compare_runs(previous, current, args.calls or current.params.audit.compare_calls, not args.quiet)
     print(format_comparison(result))
-    print(f"\nsaved: {current.root / COMPARE_DIR / (previous.run_id + '.json')}")
+    print(f"\nsaved: {current.annotations / COMPARE_DIR / (previous.run_id + '.json')}")
 
 
 def count(text: str) -> int:

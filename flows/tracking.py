@@ -262,7 +262,7 @@ class AuditTracker:
             then = comparison["arms"]["previous"].get(arm, {}).get("error_rate")
             if then is not None and now["error_rate"] is not None:
                 mlflow.log_metric(f"compare.{arm}.error_rate_change", now["error_rate"] - then)
-        self.log_files([self.run.root / COMPARE_DIR / f"{comparison['previous']}.json"], COMPARE_DIR)
+        self.log_files([self.run.annotations / COMPARE_DIR / f"{comparison['previous']}.json"], COMPARE_DIR)
 
     @staticmethod
     @sigterm_deferred()

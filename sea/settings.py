@@ -295,6 +295,7 @@ class AuditSettings(_Section):
     """Where audits are written and logged, and the testees audited beside models.testee."""
 
     runs_dir: Path = Path("runs")  # runs/<run_id>/: checkpoints, questions, answers, the DAG
+    annotations_dir: Path = Path("annotations")  # annotations/<run_id>/: what is added after the audit (review/, compare/)
     testees: list[str] = []  # more model strings, each audited with models.testee's settings on the same questions
     mlflow_tracking_uri: str = "sqlite:///mlflow.db"  # overridden by the MLFLOW_TRACKING_URI environment variable
     mlflow_experiment: str = "sea-audit"

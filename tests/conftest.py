@@ -185,7 +185,8 @@ def make_params(tmp_path):
 
     def build(**sections) -> Params:
         raw = {"paths": {name: str(tmp_path / name) for name in
-                         ("packaged_dir", "kb_dir", "embeddings_dir", "index_dir", "cache_dir")}}
+                         ("packaged_dir", "kb_dir", "embeddings_dir", "index_dir", "cache_dir")},
+               "audit": {"annotations_dir": str(tmp_path / "annotations")}}
         for section, values in sections.items():
             raw.setdefault(section, {}).update({k: str(v) if isinstance(v, Path) else v for k, v in values.items()})
         return parse_params(raw)

@@ -94,3 +94,11 @@ def test_the_contract_check_sees_lazy_imports_and_params_reads():
     assert REPO / "sea" / "index.py" in audit
     assert "index" in {s for p in audit for s in _READS.findall(p.read_text())}
     assert REPO / "sea" / "findings" / "retest.py" in stage_modules(STAGES["findings"]["cmd"])  # through a helper the handler calls
+
+
+def test_the_stages_that_read_the_default_runs_reviews_depend_on_them_and_the_folder_is_kept():
+    """A review import reruns the report and the exports; DVC fails on a dependency that does not exist."""
+    folder = yaml.safe_load((REPO / "params.yaml").read_text())["audit"]["annotations_dir"]
+    for stage in ("report", "exports"):
+        assert "${audit.annotations_dir}/default" in STAGES[stage]["deps"], stage
+    assert (REPO / folder / "default" / "README.md").is_file()

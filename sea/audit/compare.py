@@ -1,7 +1,7 @@
 """What changed between two audits of a model ("what changed since last week"): their error rates
 side by side, and the earlier audit's source paragraphs re-asked to the current testee on the
 same questions, within a budget of their own — which the model now answers (fixed), which it
-still fails — and the sources that are new. Written under the current run, so a report can show
+still fails — and the sources that are new. Written to the current run's annotations, so a report can show
 it again without asking any model."""
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool =
     # answers must be today's.
     prompts = [closed_book_prompt(workspace, q) for q in asked]
     records = ask_once_each(client, asked, prompts, f"compare {current.nonce}", f"compare · {testee}",
-                            current.root / COMPARE_DIR, progress)
+                            current.annotations / COMPARE_DIR, progress)
     para_of = {q.question_id: q.para_id for q in asked}
     now = paragraph_error_rates([(para_of[r["question_id"]], r["outcome"]) for r in records])
     tau, before = current.params.search.tau, _error_rates(previous, previous.params.models.testee.model)
@@ -107,7 +107,7 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool =
         "sources": rows,
         "new_sources": [{"para_id": p, "title": _title(workspace, p), "category": _category(workspace, p)} for p in new],
     }
-    directory = current.root / COMPARE_DIR
+    directory = current.annotations / COMPARE_DIR
     write_json(directory / f"{previous.run_id}.json", result)
     write_parquet(directory / f"{previous.run_id}.answers.parquet", answers_table(records))
     return result

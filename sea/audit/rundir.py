@@ -8,6 +8,9 @@
     runs/<run_id>/<testee>/<arm>.sent-calls.jsonl   calls sent to a paid testee (sea.llm.ledger.SentCalls)
     runs/<run_id>/audit.lock                   while an audit runs: its process id, under an flock (audit_lock)
 
+What is added to a run after its audit lives in annotations/<run_id>/ (audit.annotations_dir, RunDir.annotations):
+reviewers' verdicts and sheets (review/) and comparisons with earlier runs (compare/).
+
 A step's files are written in order and state.json last, so state.json names the last complete
 step and anything newer is the interrupted step's partial work, redone on resume."""
 
@@ -37,6 +40,7 @@ CONFIG_FILE = "config.json"
 LOCK_FILE = "audit.lock"  # held by the process auditing the run (audit_lock)
 COMPARE_DIR = "compare"  # compare/<earlier run>.json: what changed since that audit (sea.audit.compare)
 FIXED, STILL_FAILING, NOT_ASKED = "fixed", "still failing", "not re-asked"  # an earlier source's status in it
+REVIEW_DIR = "review"  # reviewers' sheets and verdicts (sea.review)
 BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
 QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
 # the rows of a step's (and an arm's) paragraphs.parquet: the paragraphs evaluated
@@ -47,7 +51,8 @@ PARAGRAPH_SCHEMA = pa.schema([
 ])
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 # Sections that may change between a run and its resumption without changing its result.
-_RESUMABLE_CHANGES = ("audit.mlflow_tracking_uri", "audit.mlflow_experiment", "findings.")  # findings: read after the audit
+_RESUMABLE_CHANGES = ("audit.mlflow_tracking_uri", "audit.mlflow_experiment", "audit.annotations_dir",
+                      "findings.")  # findings: read after the audit
 # How a model is reached, not what it is asked or answers: `--set` may change them when a run is resumed (a rate limit
 # that was too high, a timeout too short, the variable holding the key). Not base_url: replies are cached by endpoint.
 PACING_AND_RETRIES = ("timeout_s", "max_in_flight", "requests_per_minute", "tokens_per_minute", "max_attempts",
@@ -220,6 +225,19 @@ class RunDir:
     def bank_dir(self) -> Path:
         return self.root / "bank"
 
+    @property
+    def annotations(self) -> Path:
+        """annotations/<run_id>/: what is added to the run after its audit (reviews, comparisons). Not in the run
+        folder: `dvc repro` restores that from its cache and so deleted them. A run that still holds them there
+        (written by an earlier SEA) is refused until they are moved, rather than read from two places."""
+        folder = self.params.audit.annotations_dir / self.run_id
+        inside = [self.root / name for name in (REVIEW_DIR, COMPARE_DIR) if (self.root / name).exists()]
+        if inside:
+            raise SeaError(f"{' and '.join(map(str, inside))}: kept in {folder} now, out of the run folder that "
+                           f"`dvc repro` restores; move them there first: "
+                           f"mkdir -p {folder} && mv {' '.join(map(str, inside))} {folder}/")
+        return folder
+
     def arms(self) -> list[ArmDir]:
         search = self.params.search
         return [ArmDir(self.root / slug(testee.model) / arm, testee.model, arm, search.seed)
@@ -257,7 +275,7 @@ class RunDir:
 
     def comparisons(self) -> list[dict]:
         """What sea.audit.compare found against earlier audits, as saved."""
-        return [read_json(path) for path in sorted((self.root / COMPARE_DIR).glob("*.json"))]
+        return [read_json(path) for path in sorted((self.annotations / COMPARE_DIR).glob("*.json"))]
 
     def check(self) -> None:
         """Refuses a run whose files are damaged or disagree, naming the file and the fix."""

@@ -1,5 +1,5 @@
-"""Reviewers' verdicts on a run's questions: checked on import, kept with the run
-(runs/<run_id>/review/verdicts.jsonl, one line per verdict; a later verdict on a question replaces
+"""Reviewers' verdicts on a run's questions: checked on import, kept beside the run
+(annotations/<run_id>/review/verdicts.jsonl, one line per verdict; a later verdict on a question replaces
 an earlier one), and the figures they correct: the pass rate with its 95% interval and every arm's
 error rate without the questions reviewers rejected, beside the uncorrected one."""
 
@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sea.audit.outputs import arm_tables
-from sea.audit.rundir import ANSWERS, QUESTIONS, RunDir, slug
+from sea.audit.rundir import ANSWERS, QUESTIONS, REVIEW_DIR, RunDir, slug
 from sea.errors import SeaError
 from sea.intervals import wilson_interval
 from sea.questions.model import Outcome
@@ -21,11 +21,11 @@ VERDICTS = ("correct", "gold wrong", "ambiguous", "not in paragraph", "other")
 # A question with one of these verdicts is not a fair test of the model: its answers leave the
 # corrected figures and the exports. "other" fails the pass rate but keeps the question (its comment says why).
 REJECTING = frozenset({"gold wrong", "ambiguous", "not in paragraph"})
-REVIEW_DIR, VERDICTS_FILE = "review", "verdicts.jsonl"
+VERDICTS_FILE = "verdicts.jsonl"
 
 
 def verdicts_path(run: RunDir) -> Path:
-    return run.root / REVIEW_DIR / VERDICTS_FILE
+    return run.annotations / REVIEW_DIR / VERDICTS_FILE
 
 
 def verdicts_by_question(run: RunDir) -> dict[str, dict]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sea.audit.rundir import open_run
@@ -21,6 +23,7 @@ def small_audit(params: Params, runs_dir, blind_spot_share: float = 0.1, **overr
     raw["questions"].update(per_paragraph=2, variants=2)
     raw["budget"]["testee_calls"] = 200
     raw["audit"]["runs_dir"] = str(runs_dir)
+    raw["audit"]["annotations_dir"] = str(Path(runs_dir).parent / "annotations")
     for dotted, value in overrides.items():
         section, key = dotted.split("__")
         raw[section][key] = value

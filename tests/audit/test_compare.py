@@ -66,13 +66,21 @@ def test_the_reasking_budget_is_kept(two_audits):
 
 def test_a_later_run_is_not_compared_as_the_earlier_one(two_audits, capsys):
     before, after = two_audits
-    (before.root / "compare" / "after.json").unlink(missing_ok=True)
+    (before.annotations / "compare" / "after.json").unlink(missing_ok=True)
     params_path = write_params(before.params, before.root.parent.parent / "params.yaml")
     assert main(["--params", params_path, "compare", "after", "before"]) == 2
     error = capsys.readouterr().err
     assert f"after started at {after.config['created']}, after before (started at {before.config['created']})" in error
     assert "name the earlier run first, `sea compare before after`" in error
-    assert not (before.root / "compare" / "after.json").exists()  # nothing written into the earlier run
+    assert not (before.annotations / "compare" / "after.json").exists()  # nothing written for the earlier run
+
+
+def test_a_comparison_is_kept_beside_the_later_run_not_in_its_folder(two_audits):
+    before, after = two_audits
+    compare_runs(before, after, calls=5)
+    kept = after.params.audit.annotations_dir / "after" / "compare"
+    assert {"before.json", "before.answers.parquet"} <= {path.name for path in kept.iterdir()}
+    assert not (after.root / "compare").exists() and [c["previous"] for c in after.comparisons()] == ["before"]
 
 
 def test_the_report_shows_what_changed(two_audits, tmp_path):

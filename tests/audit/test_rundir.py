@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from sea.audit.rundir import LOCK_FILE, RunBusy, audit_lock, existing_run, open_run, slug
+from sea.audit.rundir import LOCK_FILE, RunBusy, RunDir, audit_lock, existing_run, open_run, slug
 from sea.audit.validate import check_embedder
-from sea.errors import ParamsError
+from sea.errors import ParamsError, SeaError
 from sea.files import DamagedFile
 
 
@@ -61,6 +61,20 @@ def test_a_moved_run_continues_where_it_is_now(audit_params, tmp_path):
     run = open_run(moved.audit.runs_dir, "r1", None)  # --resume
     assert run.root == tmp_path / "elsewhere" / "r1" and run.params == moved  # so its steps are written there
     assert open_run(moved.audit.runs_dir, "r1", moved).nonce == started.nonce
+
+
+def test_what_is_added_after_the_audit_is_kept_out_of_the_run_folder_dvc_restores(audit_params):
+    """A bug hunt: `dvc repro` checked runs/default out again and deleted the reviews and comparisons written into it."""
+    run = open_run(audit_params.audit.runs_dir, "r1", audit_params)
+    assert run.annotations == audit_params.audit.annotations_dir / "r1" and not run.annotations.is_relative_to(run.root)
+    del run.config["params"]["audit"]["annotations_dir"]  # a run made before the setting: the default place
+    (run.root / "config.json").write_text(json.dumps(run.config), encoding="utf-8")
+    assert RunDir(run.root).annotations == Path("annotations") / "r1"
+    (run.root / "review").mkdir()  # written into the run by an earlier SEA: moved, not read from two places
+    with pytest.raises(SeaError, match=re.escape(f"{run.root / 'review'}: kept in annotations/r1 now, out of the run folder "
+                                                 f"that `dvc repro` restores; move them there first: mkdir -p annotations/r1 "
+                                                 f"&& mv {run.root / 'review'} annotations/r1/")):
+        _ = RunDir(run.root).annotations
 
 
 def test_a_run_recorded_with_a_findings_key_since_dropped_still_opens(audit_params):

@@ -107,7 +107,7 @@ def test_a_scheduled_audit_without_bars_compares_with_the_previous_one_without_a
         run_steps(run.arms()[0], in_process(Workspace.of(run.root)))
     capfd.readouterr()
     _audit(after, summary_dir=None, schedule="weekly", progress=False)
-    assert (after.root / "compare" / "before.json").is_file()  # compared, and
+    assert (after.annotations / "compare" / "before.json").is_file()  # compared, and
     assert "compare ·" not in capfd.readouterr().err  # quietly
     mlflow.set_tracking_uri(None)
 

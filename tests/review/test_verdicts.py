@@ -23,8 +23,12 @@ from sea.review.verdicts import import_verdicts, review_metrics, review_summary,
 
 @pytest.fixture
 def run(finished_audit, tmp_path) -> RunDir:
-    """A copy of the finished audit: verdicts recorded here stay out of the other tests."""
-    return RunDir(shutil.copytree(finished_audit.root, tmp_path / "runs" / finished_audit.run_id))
+    """A copy of the finished audit with annotations of its own: verdicts recorded here stay out of the other tests."""
+    root = shutil.copytree(finished_audit.root, tmp_path / "runs" / finished_audit.run_id)
+    config = json.loads((root / "config.json").read_text(encoding="utf-8"))
+    config["params"]["audit"]["annotations_dir"] = str(tmp_path / "annotations")
+    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    return RunDir(root)
 
 
 class _Questions(HTMLParser):
@@ -99,6 +103,7 @@ def test_review_round_trip_corrects_the_figures_and_the_exports(run, tmp_path, c
     report = build_report(run, tmp_path / "audit.html").read_text(encoding="utf-8")
     assert "<h2>Human review</h2>" in report and "67% passed</b> (95% interval" in report and "error rate without rejected" in report
     records = [json.loads(line) for line in verdicts_path(run).read_text().splitlines()]
+    assert verdicts_path(run).is_relative_to(run.params.audit.annotations_dir) and not (run.root / "review").exists()
     assert {r["reviewer"] for r in records} == {"Ada"} and all(r["recorded_at"] for r in records)
 
     assert not rejected & set(exported_questions(run)["id"])  # rejected questions leave the exports...
