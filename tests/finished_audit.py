@@ -1,9 +1,13 @@
 """One finished small audit of two simulated testees with a known overlap, shared by the findings,
 review and export tests (it takes a minute; the root conftest makes it a session fixture)."""
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 
-from sea.audit.rundir import RunDir, open_run
+from sea.audit.rundir import CONFIG_FILE, RunDir, open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
 from tests.audit.conftest import small_audit
@@ -32,3 +36,12 @@ def finished_audit(vital_sample, tmp_path_factory) -> RunDir:
     for arm in workspace.run.arms():
         run_steps(arm, in_process(workspace))
     return workspace.run
+
+
+def copy_of(finished_audit: RunDir, tmp_path: Path) -> RunDir:
+    """A copy of the finished audit with annotations of its own: verdicts recorded there stay out of the other tests."""
+    root = shutil.copytree(finished_audit.root, tmp_path / "runs" / finished_audit.run_id)
+    config = json.loads((root / CONFIG_FILE).read_text(encoding="utf-8"))
+    config["params"]["audit"]["annotations_dir"] = str(tmp_path / "annotations")
+    (root / CONFIG_FILE).write_text(json.dumps(config), encoding="utf-8")
+    return RunDir(root)

@@ -4,7 +4,6 @@ task loader and evaluator."""
 
 import importlib.util
 import json
-import shutil
 
 import pandas as pd
 import pyarrow as pa
@@ -22,12 +21,12 @@ from sea.review.sheet import review_sample, write_sheets
 from sea.review.verdicts import import_verdicts
 from sea.settings import FindingsSettings, Params
 from tests.audit.conftest import small_audit
-from tests.finished_audit import PROBE, SHARER
+from tests.finished_audit import PROBE, SHARER, copy_of
 
 
 def all_errors_rejected(finished_audit, tmp_path) -> RunDir:
     """A copy of the finished audit whose reviewers rejected every wrong answer."""
-    run = RunDir(shutil.copytree(finished_audit.root, tmp_path / "runs" / finished_audit.run_id))
+    run = copy_of(finished_audit, tmp_path)
     sheet = tmp_path / "rejected.json"
     sheet.write_text(json.dumps([{"question_id": q, "verdict": "gold wrong"} for q in exported_questions(run, only_errors=True)["id"]]),
                      encoding="utf-8")

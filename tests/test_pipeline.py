@@ -31,8 +31,8 @@ def test_dvc_repro_builds_every_artifact_and_then_is_a_no_op(tmp_path, prefect_s
     work = tmp_path / "project"
     work.mkdir()
     shutil.copy(REPO / "dvc.yaml", work)
-    for package in ("sea", "flows", "tasks"):
-        shutil.copytree(REPO / package, work / package, ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in ("sea", "flows", "tasks", "annotations"):  # annotations/default: the report stage depends on it
+        shutil.copytree(REPO / folder, work / folder, ignore=shutil.ignore_patterns("__pycache__"))
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     params["kb"].update(source="jsonl", input="inputs/kb.jsonl")
     (work / "params.yaml").write_text(yaml.safe_dump(params))

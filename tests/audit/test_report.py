@@ -159,7 +159,7 @@ def test_the_since_section_lists_the_fixed_and_the_new_sources_not_those_left_un
               [source(i, NOT_ASKED) for i in range(11, 107)]
     new = [{"para_id": i, "title": f"new {i}", "category": "History"} for i in range(107, 116)]
     arms = {run: {"sea": {"error_rate": rate, "vs_random": 1.5, "sources": 105}} for run, rate in (("previous", 0.3), ("current", 0.2))}
-    write_json(workspace.run.root / COMPARE_DIR / "last-week.json", {
+    write_json(workspace.run.annotations / COMPARE_DIR / "last-week.json", {
         "previous": "last-week", "current": "test", "testee_before": "simulated:probe", "testee": "simulated:probe", "calls": 44,
         "arms": arms, "by_category": [], "sources": sources, "new_sources": new,
         "counts": {"sources_before": 105, "fixed": 2, "still_failing": 9, "not_reasked": 96, "new_sources": 9}})

@@ -3,7 +3,6 @@ figures they correct; and every bad sheet refused with nothing recorded."""
 
 import csv
 import json
-import shutil
 from html.parser import HTMLParser
 
 import pandas as pd
@@ -19,16 +18,12 @@ from sea.intervals import wilson_interval
 from sea.questions.model import Outcome
 from sea.review.sheet import review_sample, write_sheets
 from sea.review.verdicts import import_verdicts, review_metrics, review_summary, verdicts_path
+from tests.finished_audit import copy_of
 
 
 @pytest.fixture
 def run(finished_audit, tmp_path) -> RunDir:
-    """A copy of the finished audit with annotations of its own: verdicts recorded here stay out of the other tests."""
-    root = shutil.copytree(finished_audit.root, tmp_path / "runs" / finished_audit.run_id)
-    config = json.loads((root / "config.json").read_text(encoding="utf-8"))
-    config["params"]["audit"]["annotations_dir"] = str(tmp_path / "annotations")
-    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    return RunDir(root)
+    return copy_of(finished_audit, tmp_path)
 
 
 class _Questions(HTMLParser):
