@@ -173,6 +173,9 @@ def format_summary(summary: dict) -> str:
                      f"they are not answers, so the error rates leave them out; each step's count is in steps.csv")
     if paid := [row for row in summary["arms"] if "paid_calls" in row]:
         lines.append(paid_line(paid))
+    if unfinished := [f"{row['testee']} {row['arm']}" for row in summary["arms"] if not row["finished"]]:
+        lines.append(f"\nNot finished: {', '.join(unfinished)}; its figures are those of the steps done so far. Continue it "
+                     f"with `sea audit --resume {summary['run_id']}`")
     return "\n".join(lines)
 
 

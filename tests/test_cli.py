@@ -235,9 +235,13 @@ def test_the_summary_says_how_many_calls_failed_and_where():
     from flows.cli import format_summary
 
     row = {"testee": "openai:gpt-4o-mini", "steps": 3, "cumulative_questions": 60, "cumulative_wrong": 20, "cumulative_error_rate": 1 / 3,
-           "cumulative_sources": 4, "error_rate_vs_random": None}
-    clean = format_summary({"arms": [{**row, "arm": "sea", "failed_calls": 0}]})
-    assert "failed" not in clean and "openai:gpt-4o-mini" in clean and "0.333" in clean
-    failing = format_summary({"arms": [{**row, "arm": "sea", "failed_calls": 9}, {**row, "arm": "random", "failed_calls": 2}]})
+           "cumulative_sources": 4, "error_rate_vs_random": None, "finished": True}
+    clean = format_summary({"run_id": "r", "arms": [{**row, "arm": "sea", "failed_calls": 0}]})
+    assert "failed" not in clean and "finished" not in clean and "openai:gpt-4o-mini" in clean and "0.333" in clean
+    failing = format_summary({"run_id": "r", "arms": [{**row, "arm": "sea", "failed_calls": 9}, {**row, "arm": "random", "failed_calls": 2}]})
     assert failing.endswith("\n\n11 calls failed after every retry (openai:gpt-4o-mini sea: 9, openai:gpt-4o-mini random: 2): "
                             "they are not answers, so the error rates leave them out; each step's count is in steps.csv")
+    # a stopped run's figures read like a finished one's: the report said so, the summary did not
+    cut = format_summary({"run_id": "r", "arms": [{**row, "arm": "sea", "failed_calls": 0, "finished": False}, {**row, "arm": "random", "failed_calls": 0}]})
+    assert cut.endswith("\n\nNot finished: openai:gpt-4o-mini sea; its figures are those of the steps done so far. "
+                        "Continue it with `sea audit --resume r`")

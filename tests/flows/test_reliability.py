@@ -156,6 +156,7 @@ def test_an_unreachable_testee_stops_the_audit_at_once_and_the_run_can_resume(pr
     assert failed == 0
     summary = sea(["--params", params_path, "summary", "dead"]).stdout  # the failed calls are said, not hidden
     assert (f"\n{failed} calls failed after every retry" in summary) == (failed > 0), summary
+    assert "Continue it with `sea audit --resume dead`" in summary  # not figures that read as a finished audit's
 
 
 def test_a_paid_run_killed_with_calls_in_flight_and_resumed_stays_within_its_budget(prefect_server, mlflow_uri, params_path):
