@@ -34,7 +34,7 @@ def markdown_sections(markdown: str) -> list[tuple[str, str]]:
 
 
 def record_to_document(record: dict, skips: SkipCounts) -> SourceDocument | None:
-    if "wikitext" in record:
+    if isinstance(record.get("wikitext"), str):  # the paper's format; a null one (a Parquet column of both) is not
         title, body = record.get("name"), record.get("wikitext")
     else:
         title, body = record.get("title"), record.get("text")
@@ -67,9 +67,22 @@ def iter_jsonl(path: Path, skips: SkipCounts) -> Iterator[SourceDocument]:
             if not isinstance(record, dict):
                 skips.add("invalid JSON")
                 continue
+            if (b"\\ud" in raw or b"\\uD" in raw) and not _encodable(record):
+                skips.add("invalid UTF-8")
+                continue
             document = record_to_document(record, skips)
             if document:
                 yield document
+
+
+def _encodable(record: dict) -> bool:
+    """JSON takes an escape such as \\ud800 (half of a surrogate pair, alone) that no UTF-8 text can hold: the
+    record would fail when its title is hashed or its text stored."""
+    try:
+        json.dumps(record, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def iter_parquet(path: Path, skips: SkipCounts) -> Iterator[SourceDocument]:

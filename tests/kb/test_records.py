@@ -78,3 +78,25 @@ def test_unreadable_parquet_is_a_clear_error(tmp_path):
     path.write_bytes(b"PAR1 this is not parquet")
     with pytest.raises(SourceError, match="not a readable Parquet file"):
         list(iter_parquet(path, SkipCounts()))
+
+
+def test_a_lone_surrogate_escape_is_counted_as_invalid_utf8_not_a_crash(tmp_path):
+    # a bug hunt: JSON takes "\ud800", and the build crashed hashing the title (or storing the text)
+    path = write_jsonl(tmp_path / "kb.jsonl", [
+        b'{"title": "\\ud800 Lisbon", "text": "A title with half a surrogate pair."}',
+        b'{"title": "Porto", "text": "Half a pair in the text \\udc00 here."}',
+        b'{"title": "Smile \\ud83d\\ude00", "text": "A whole pair is an emoji: kept."}',
+    ])
+    skips = SkipCounts()
+    assert [doc.title for doc in iter_jsonl(path, skips)] == ["Smile \N{GRINNING FACE}"]
+    assert skips.counts == {"invalid UTF-8": 2}
+
+
+def test_a_table_of_both_formats_keeps_the_plain_rows(tmp_path):
+    # a bug hunt: a null wikitext (a Parquet column the plain rows leave empty) dropped them as missing a text
+    path = tmp_path / "kb.parquet"
+    plain = {"name": None, "wikitext": None, "title": "Salt", "text": "Salt is a mineral."}
+    pq.write_table(pa.Table.from_pylist([{**PAPER_RECORD, "title": None, "text": None}, plain]), path)
+    skips = SkipCounts()
+    assert [doc.title for doc in iter_parquet(path, skips)] == ["Anarchism", "Salt"]
+    assert skips.counts == {}
