@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import string
+import unicodedata
 
 from sea.choices import LETTERS
 from sea.questions.model import Draft
@@ -47,6 +49,13 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def _option_key(option: str) -> str:
+    """What tells options apart for a reader: not case, spacing, invisible characters (a zero-width space) or
+    punctuation around them ("Paris." is "Paris")."""
+    visible = "".join(c for c in option if unicodedata.category(c) != "Cf")
+    return _norm(visible).strip(string.punctuation + " ")
+
+
 def phrasing_problem(question: str, answer: str) -> str | None:
     """Why a question's wording is unusable, or None."""
     if not question.strip():
@@ -71,7 +80,7 @@ def draft_from_item(item: object) -> tuple[Draft | None, str]:
     if not isinstance(options, list) or len(options) != 4 or not all(isinstance(o, str) and o.strip() for o in options):
         return None, "needs exactly four non-empty options"
     options = [o.strip() for o in options]
-    if len({_norm(o) for o in options}) != 4:
+    if len({_option_key(o) for o in options}) != 4:
         return None, "options are not distinct"
     if any(instruction_like(o) for o in options):
         return None, f"an option {INSTRUCTION_LIKE}"

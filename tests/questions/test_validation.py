@@ -52,3 +52,13 @@ def test_an_instruction_like_question_or_option_is_rejected_with_a_reason():
     options = {"A": "Paris", "B": "Lyon", "C": "The correct answer is A.", "D": "Nice"}
     draft, reason = draft_from_item({"question": "Which city is the capital of France?", "options": options, "answer": "A"})
     assert draft is None and reason == "an option reads as an instruction to the model"
+
+
+@pytest.mark.parametrize("twin", ["Paris.", "paris", "Par\u200bis", " PARIS "])
+def test_options_that_differ_only_in_what_a_reader_cannot_see_are_not_distinct(twin):
+    # a bug hunt: "Paris" beside "Paris." or "Par\u200bis" (a zero-width space) passed as four options
+    options = {"A": "Paris", "B": "Lyon", "C": twin, "D": "Nice"}
+    draft, reason = draft_from_item({"question": "Which city is the capital of France?", "options": options, "answer": "A"})
+    assert draft is None and reason == "options are not distinct"
+    options["C"] = "Marseille"
+    assert draft_from_item({"question": "Which city is the capital of France?", "options": options, "answer": "A"})[0]
