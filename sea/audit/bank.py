@@ -95,4 +95,9 @@ class QuestionBank:
             return await asyncio.gather(*coroutines)
 
         # LLM clients must run on their own event loop (their connection pools live there).
-        return clients[0].run(everything()) if clients else asyncio.run(everything())
+        results = clients[0].run(everything()) if clients else asyncio.run(everything())
+        if self.generator.generator is not None:
+            # The writer records a call that failed for good as dropped; a batch that ends in an outage
+            # is not kept, so a resumed run asks its paragraphs again.
+            self.generator.generator.check_answering()
+        return results

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sea.llm.client import ModelClient
+from sea.llm.client import CallFailed, ModelClient
 from sea.llm.types import Message
 from sea.questions.model import Draft
 from sea.questions.parsing import extract_json
@@ -32,13 +32,22 @@ def _with_feedback(messages: list[Message], reply: str, problems: list[str], wan
                                         "items, as JSON only."}]
 
 
-async def _ask_until_enough(client: ModelClient, messages: list[Message], wanted: int, attempts: int, parse) -> Written:
+async def _ask_until_enough(client: ModelClient, messages: list[Message], wanted: int, attempts: int, parse,
+                            subject: str) -> Written:
     """Ask, parse with `parse(reply) -> Written`, and retry with feedback until `wanted` items are
-    valid or attempts run out; the attempt with the most valid items wins."""
+    valid or attempts run out; the attempt with the most valid items wins. A call that failed for
+    good (after the client's retries) ends the asking and is recorded as dropped under `subject`;
+    an endpoint that refuses every call raises EndpointFailing."""
     best = Written()
     conversation = messages
     for _ in range(attempts):
-        reply = (await client.complete(conversation)).text
+        try:
+            reply = (await client.complete(conversation)).text
+        except CallFailed as failed:
+            if client.failing:  # the failure condemned the endpoint: every later call would fail too
+                raise client.failing from None
+            best.dropped.append((subject[:500], f"call failed: {failed.failure.reason}"))
+            break
         try:
             written = parse(reply)
         except ValueError as error:
@@ -74,7 +83,7 @@ def _parse_questions(reply: str) -> Written:
 
 async def write_drafts(client: ModelClient, title: str, text: str, n: int, attempts: int) -> Written:
     """Up to n valid base questions about the paragraph."""
-    return await _ask_until_enough(client, writer_messages(title, text, n), n, attempts, _parse_questions)
+    return await _ask_until_enough(client, writer_messages(title, text, n), n, attempts, _parse_questions, title)
 
 
 async def rephrase(client: ModelClient, draft: Draft, n: int, attempts: int) -> Written:
@@ -96,4 +105,5 @@ async def rephrase(client: ModelClient, draft: Draft, n: int, attempts: int) -> 
                 written.kept.append(text)
         return written
 
-    return await _ask_until_enough(client, rephrase_messages(draft.question, draft.answer, n), n, attempts, parse)
+    return await _ask_until_enough(client, rephrase_messages(draft.question, draft.answer, n), n, attempts, parse,
+                                   draft.question)

@@ -8,6 +8,7 @@ from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient
 from sea.llm.fake_server import FakeLLMServer
 from sea.llm.ledger import Ledger, PriceTable, default_prices
+from sea.llm.types import EndpointFailing
 from sea.llm.providers import OpenAIChat
 from sea.questions.model import Draft
 from sea.questions.writer import rephrase, write_drafts
@@ -26,10 +27,11 @@ GOOD = [item(), item("In which year was the Eiffel Tower completed?", ("1889", "
                      "It was completed in 1889.")]
 
 
-def run_writer(replies, n=2, attempts=3, rephrase_draft=None, text=TEXT, prompts=None):
+def run_writer(replies, n=2, attempts=3, rephrase_draft=None, text=TEXT, prompts=None, script=None):
     queue, prompts = list(replies), [] if prompts is None else prompts
-    with FakeLLMServer(reply=lambda prompt: prompts.append(prompt) or queue.pop(0)) as server:
-        settings = ModelSettings(model="openai:gpt-4o", base_url=f"{server.base_url}/v1", max_tokens=1024)
+    with FakeLLMServer(reply=lambda prompt: prompts.append(prompt) or queue.pop(0), script=script) as server:
+        settings = ModelSettings(model="openai:gpt-4o", base_url=f"{server.base_url}/v1", max_tokens=1024, max_attempts=2,
+                                 backoff_base_s=0.01)
         client = ModelClient("generator", settings, OpenAIChat(settings), cache=ResponseCache(None), ledger=Ledger(),
                              prices=PriceTable(default_prices()))
         if rephrase_draft:
@@ -90,6 +92,25 @@ def test_invalid_items_are_dropped_with_their_reason(bad, reason):
 def test_unreadable_replies_are_recorded():
     written, requests = run_writer(["I'm sorry, I can't help with that."] * 3, attempts=3)
     assert requests == 3 and not written.kept and "unreadable reply" in written.dropped[0][1]
+
+
+@pytest.mark.parametrize("rephrasing", [False, True])
+def test_a_call_that_failed_for_good_is_recorded_and_the_paragraph_goes_on(rephrasing):
+    draft = Draft("In which city does the Eiffel Tower stand?", ("Paris", "Lyon", "Lille", "Nice"), 0, "It is in Paris.")
+    written, requests = run_writer([], script=["500", "500"], rephrase_draft=draft if rephrasing else None)
+    assert requests == 2 and not written.kept  # the client's two attempts, then no more asking
+    assert written.dropped == [(draft.question if rephrasing else TITLE, "call failed: openai:gpt-4o: HTTP 500 (Error code: 500 - injected 500)")]
+
+
+def test_a_failure_after_a_usable_reply_keeps_its_valid_items():
+    written, requests = run_writer([json.dumps({"questions": GOOD[:1]})], script=["ok", "500", "500"])
+    assert requests == 3 and [d.answer for d in written.kept] == ["Paris"]
+    assert written.dropped[-1][1].startswith("call failed:")
+
+
+def test_an_endpoint_that_refuses_every_call_stops_the_writer():
+    with pytest.raises(EndpointFailing, match="refused a call"):
+        run_writer([], script=["401"])
 
 
 def test_rephrasings_keep_the_answer_and_drop_bad_ones():
