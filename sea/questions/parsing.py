@@ -14,7 +14,9 @@ def extract_json(reply: str) -> object:
     """The JSON value in a reply, tolerating code fences and prose around it. Raises ValueError."""
     candidates = [match.group(1) for match in _FENCE.finditer(reply)] + [reply]
     for text in candidates:
-        for opener, closer in (("{", "}"), ("[", "]")):
+        # Whichever bracket opens first encloses the value: a one-item array must not parse as its item.
+        pairs = sorted((("{", "}"), ("[", "]")), key=lambda pair: (text.find(pair[0]) < 0, text.find(pair[0])))
+        for opener, closer in pairs:
             start, end = text.find(opener), text.rfind(closer)
             if 0 <= start < end:
                 try:

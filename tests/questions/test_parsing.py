@@ -28,3 +28,8 @@ def test_extract_json_from_fences_and_prose():
         extract_json("no json here")
     with pytest.raises(ValueError):
         extract_json('{"broken": ')
+
+
+@pytest.mark.parametrize("reply", ['[{"question": "Q?"}]', 'Here: [{"question": "Q?"}] done', '```json\n[{"question": "Q?"}]\n```'])
+def test_a_one_item_array_stays_an_array(reply):
+    assert extract_json(reply) == [{"question": "Q?"}]

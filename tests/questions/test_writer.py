@@ -59,6 +59,11 @@ def test_json_inside_prose_or_code_fences(wrap):
     assert len(written.kept) == 2
 
 
+def test_a_bare_array_of_one_question_is_read():
+    written, requests = run_writer([json.dumps(GOOD[:1])], n=1)
+    assert requests == 1 and [d.answer for d in written.kept] == ["Paris"] and not written.dropped
+
+
 def test_wrong_count_is_retried_then_kept_as_far_as_valid():
     written, requests = run_writer([json.dumps({"questions": GOOD[:1]})] * 3)
     assert requests == 3  # bounded: three attempts, then what is valid is kept
