@@ -462,5 +462,5 @@ def _comparison(result: dict) -> dict:
         blocks.append(_table(table(changed, {c: c.replace("_", " ") for c in changed.columns})))
     if len(fixed) > CHANGED_SHOWN or len(new) > CHANGED_SHOWN:
         blocks.append(_text(f"The first {CHANGED_SHOWN} fixed and {CHANGED_SHOWN} new sources; every source is in the run's "
-                            f"<code>compare/{escape(result['previous'])}.json</code>.", muted=True))
+                            f"annotations, <code>compare/{escape(result['previous'])}.json</code>.", muted=True))
     return _section(anchor("since", result["previous"]), f"Since {result['previous']}", blocks)
