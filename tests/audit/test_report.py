@@ -213,3 +213,19 @@ def test_every_text_from_the_data_is_isolated_on_its_line():
         run_id="r", subtitle="", headline=headline, sections=[{"id": "s", "heading": "S", "blocks": [examples, failed]}])
     assert overridden_texts(page) == (12, [])
     assert re.search(r"summary\{[^}]*overflow-wrap:anywhere", page)  # a 400-letter title wraps inside its line
+
+
+def test_control_characters_from_the_data_do_not_reach_the_page():
+    # a bug hunt: a NUL and a terminal escape in a user's knowledge base were written into the HTML as they were
+    from markupsafe import Markup
+
+    text = "Nul\x00Title \x1b[31mred\x7f"
+    failed = {"kind": "failed", "testees": ["t"], "arms": ["sea"], "categories": ["c"],
+              "paragraphs": [{"testee": "t", "arms": "sea", "category": "c", "rate": "0.50", "title": text, "section": "s",
+                              "questions": [{"question": text, "options": [{"text": "A", "gold": True}], "right": False,
+                                             "reply": "A\nB", "outcome": "wrong"}]}]}
+    examples = {"kind": "examples", "clusters": [{"id": "c1", "summary": Markup(f"cluster 1: <bdi>{text}</bdi>"), "examples": []}]}
+    page = _TEMPLATES.get_template("report.html.j2").render(
+        run_id="r", subtitle="", headline=[], sections=[{"id": "s", "heading": "S", "blocks": [examples, failed]}])
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", page)
+    assert page.count("NulTitle [31mred") == 3 and "<bdi>NulTitle" in page  # the text around them stays, Markup unescaped
