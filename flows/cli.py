@@ -432,7 +432,7 @@ def parser() -> argparse.ArgumentParser:
     sheet.add_argument("--n", type=count, default=100, help="questions in the sample (default: 100)")
     sheet.add_argument("--only-errors", action="store_true", help="only questions a testee got wrong")
     sheet.add_argument("--seed", type=int, default=0, help="the sample's seed (default: 0)")
-    sheet.add_argument("--out", type=Path, help="where to write the sheets (default: runs/<run_id>/review)")
+    sheet.add_argument("--out", type=Path, help="where to write the sheets (default: annotations/<run_id>/review)")
     sheet.set_defaults(run=_review_export)
     verdicts = review.add_parser("import", help="record a filled-in sheet's verdicts (CSV or JSON) and show the corrected figures")
     verdicts.add_argument("run_id")

@@ -59,10 +59,10 @@ def previous_run(current: RunDir) -> RunDir | None:
 
 
 def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool = True) -> dict:
-    """Re-asks the previous run's sources (at most `calls` questions) to the current testee and
-    writes compare/<previous>.json and the answers beside it; returns the comparison. A run compared with
-    itself or with a later run, and runs over different knowledge bases (the earlier paragraphs are not in
-    today's), are refused before any call."""
+    """Re-asks the previous run's sources (at most `calls` questions) to the current testee and writes
+    compare/<previous>.json, in the current run's annotations, and the answers beside it; returns the
+    comparison. A run compared with itself or with a later run, and runs over different knowledge bases
+    (the earlier paragraphs are not in today's), are refused before any call."""
     if previous.root.resolve() == current.root.resolve():
         raise ParamsError(f"run {current.run_id!r} cannot be compared with itself; name an earlier run of the same "
                           f"testee: `sea compare EARLIER_RUN {current.run_id}`")
