@@ -24,6 +24,7 @@ from sea.audit.rundir import ANSWERS, FIXED, PARAGRAPHS, QUESTIONS, ArmDir, RunD
 from sea.choices import LETTERS
 from sea.files import read_json, write_text
 from sea.llm.ledger import dollars_text
+from sea.printable import printable
 from sea.questions.model import Outcome
 from sea.review.verdicts import review_summary
 from sea.search.arms import ARMS, BASELINE
@@ -33,14 +34,13 @@ TOP_TOPICS = 5
 CHANGED_SHOWN = 30  # fixed sources, and new ones, in a "Since …" section
 NEW = "new"  # a source found only since the earlier audit
 LEAD_ARMS = ("sea_plus", "sea", "no_pruning", BASELINE)  # the headline shows the first the run has
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # no HTML text may hold them (a NUL from a user's knowledge base)
 
 
 def _printable(value):
     """A value the page shows, without control characters (tab and line breaks stay)."""
     if isinstance(value, Markup):
-        return Markup(_CONTROL.sub("", value))
-    return _CONTROL.sub("", value) if isinstance(value, str) else value
+        return Markup(printable(value))
+    return printable(value) if isinstance(value, str) else value
 
 
 _TEMPLATES = Environment(loader=PackageLoader("sea.audit", "templates"), autoescape=select_autoescape(["j2"]),

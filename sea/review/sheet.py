@@ -16,6 +16,7 @@ import pandas as pd
 from sea.audit.rundir import RunDir
 from sea.exports import exported_questions
 from sea.files import write_text
+from sea.printable import printable
 from sea.review.verdicts import VERDICTS
 
 SHEET_COLUMNS = ("run_id", "question_id", "title", "paragraph", "question", "A", "B", "C", "D", "gold", "testee_answers",
@@ -67,19 +68,23 @@ def review_page(run_id: str, sample: pd.DataFrame) -> str:
     return PAGE.format(run_id=html.escape(run_id), count=len(sample), cards=cards, data=data)
 
 
+def _escaped(text: str) -> str:
+    return html.escape(printable(text))
+
+
 def _isolated(text: str) -> str:
     """Escaped, in a <bdi>: a right-to-left override the text leaves open would reverse what follows it on its line."""
-    return f"<bdi>{html.escape(text)}</bdi>"
+    return f"<bdi>{_escaped(text)}</bdi>"
 
 
 def _card(number: int, row) -> str:
     options = "".join(f'<li class="{"gold" if letter == row.answer else ""}"><b>{letter})</b> {_isolated(option)}'
                       f'{" ← gold" if letter == row.answer else ""}</li>' for letter, option in zip("ABCD", row.options, strict=True))
-    answers = ", ".join(f"{_isolated(t)}: <b>{html.escape(a or '(no letter)')}</b>" for t, a in row.answers.items())
+    answers = ", ".join(f"{_isolated(t)}: <b>{_escaped(a or '(no letter)')}</b>" for t, a in row.answers.items())
     radios = "".join(f'<label><input type="radio" name="v-{row.id}" value="{v}"> {v}</label>' for v in VERDICTS)
     return (f'<section class="card" data-question="{row.id}"><h2>{number}. {_isolated(row.title)} '
             f'<small>{_isolated(row.category)} · {row.id}</small></h2>'
-            f'<blockquote>{html.escape(row.paragraph)}</blockquote><p class="q">{_isolated(row.question)}</p>'
+            f'<blockquote>{_escaped(row.paragraph)}</blockquote><p class="q">{_isolated(row.question)}</p>'
             f'<ol class="options">{options}</ol><p>Answered: {answers}</p>'
             f'<fieldset><legend>Verdict</legend>{radios}</fieldset>'
             f'<textarea name="c-{row.id}" placeholder="comment (optional)"></textarea></section>')
