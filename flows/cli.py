@@ -193,6 +193,26 @@ def paid_line(rows: list[dict]) -> str:
     return line
 
 
+def _out(run, given: Path | None, name: str) -> Path:
+    """Where a command writes what it makes of a run: --out, else the run's folder, unless that folder is a DVC
+    stage's output (runs/default): `dvc repro` checks a modified output out again and deletes what was added."""
+    if given is not None:
+        return given
+    stage = _dvc_stage_making(run.root)
+    if stage is not None:
+        raise SeaError(f"{run.root} is the DVC stage `{stage}`'s output: the next `dvc repro` checks it out again and deletes "
+                       f"what is written there; give --out a path outside it (the pipeline writes this run's findings, "
+                       f"report and exports to reports/ and exports/)")
+    return run.root / name
+
+
+def _dvc_stage_making(folder: Path) -> str | None:
+    from sea.audit.rundir import locked_stages
+
+    return next((name for name, stage in locked_stages().items() for out in stage.get("outs", [])
+                 if Path(out["path"]).resolve() == folder.resolve()), None)
+
+
 def _summary(args: argparse.Namespace) -> None:
     from sea.audit.outputs import summarise
     from sea.audit.rundir import open_run
@@ -208,7 +228,7 @@ def _report(args: argparse.Namespace) -> None:
         raise SeaError(f"--findings {args.findings}: no such folder; give the folder `sea findings --out` wrote to, "
                        f"or leave --findings out for runs/{args.run_id}/findings")
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
-    out = build_report(run, args.out or run.root / "audit.html", args.findings)
+    out = build_report(run, _out(run, args.out, "audit.html"), args.findings)
     print(f"report: {out} (self-contained; open it in any browser, offline)")
 
 
@@ -220,7 +240,7 @@ def _findings(args: argparse.Namespace) -> None:
     params = load_params(args.params)
     run = open_run(params.audit.runs_dir, args.run_id, None)
     run.check()  # clusters of damaged or inconsistent files would name wrong errors
-    out = args.out or run.root / "findings"
+    out = _out(run, args.out, "findings")
     written = write_findings(run, params.findings, out, _cluster_namer(run, params))
     result = read_json(written[0])
     log_to_audit(run, findings_metrics(result), written, "findings")
@@ -247,7 +267,7 @@ def _retest(args: argparse.Namespace) -> None:
     run = open_run(params.audit.runs_dir, args.run_id, None)
     run.check()
     _retest_one(run, params, args.testee or run.params.models.testee.model, args.n or params.findings.retest_questions,
-                args.out or run.root / "findings", args.quiet)
+                _out(run, args.out, "findings"), args.quiet)
 
 
 def _retest_one(run, params, testee: str, sample: int | None, out: Path, quiet: bool) -> None:
@@ -270,7 +290,7 @@ def _transfer(args: argparse.Namespace) -> None:
     run = open_run(params.audit.runs_dir, args.run_id, None)
     run.check()
     compared_testees(run)  # a one-testee run fails here, before any work
-    out = args.out or run.root / "findings"
+    out = _out(run, args.out, "findings")
     clusters = out / "findings.json"
     if not clusters.is_file() or read_json(clusters)["run_id"] != run.run_id:  # the clusters shared or unique
         write_findings(run, params.findings, out, _cluster_namer(run, params))
@@ -321,7 +341,7 @@ def _export(args: argparse.Namespace) -> None:
 
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
     for fmt in dict.fromkeys(args.fmt):
-        written = export(run, fmt, (args.out or run.root / "exports") / fmt, args.testee, args.only_errors, args.include_rejected)
+        written = export(run, fmt, _out(run, args.out, "exports") / fmt, args.testee, args.only_errors, args.include_rejected)
         print("written: " + ", ".join(str(path) for path in written))
         if not json.loads(written[0].read_text())["questions"]:
             what = f"{'wrong answers' if args.only_errors else 'questions'}{f' for {args.testee}' if args.testee else ''}"
@@ -348,6 +368,9 @@ def count(text: str) -> int:
     if number < 1:
         raise argparse.ArgumentTypeError(f"{number} is not a count: give 1 or more")
     return number
+
+
+_DVC_RUN = "required for a run folder a DVC stage makes, as runs/default"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -395,14 +418,14 @@ def parser() -> argparse.ArgumentParser:
     audit.set_defaults(run=_audit)
     report = groups.add_parser("report", help="write a run's self-contained HTML report (no model is called)")
     report.add_argument("run_id")
-    report.add_argument("--out", type=Path, help="where to write it (default: runs/<run_id>/audit.html)")
+    report.add_argument("--out", type=Path, help="where to write it (default: runs/<run_id>/audit.html; " + _DVC_RUN + ")")
     report.add_argument("--findings", type=Path, help="the `sea findings` output to show (default: runs/<run_id>/findings)")
     report.set_defaults(run=_report)
     findings = groups.add_parser("findings", help="each testee's failures grouped into named error clusters, with a map "
                                                    "(no model is called)")
     findings.add_argument("run_id")
     findings.add_argument("--out", type=Path, help="where to write findings.json, findings.md and map.png "
-                                                   "(default: runs/<run_id>/findings)")
+                                                   "(default: runs/<run_id>/findings; " + _DVC_RUN + ")")
     findings.add_argument("--retest", action="store_true", help="then run `sea retest` on every testee of the run")
     findings.set_defaults(run=_findings)
     retest = groups.add_parser("retest", help="ask a testee its wrong answers again with the source paragraph shown: "
@@ -411,13 +434,13 @@ def parser() -> argparse.ArgumentParser:
     retest.add_argument("--testee", help="a model string the run audited (default: models.testee)")
     retest.add_argument("--n", type=count, help="a seeded sample of this many wrong answers (default: findings.retest_questions)")
     retest.add_argument("--out", type=Path, help="where to write retest-<testee>.json, beside the findings "
-                                                 "(default: runs/<run_id>/findings)")
+                                                 "(default: runs/<run_id>/findings; " + _DVC_RUN + ")")
     retest.set_defaults(run=_retest)
     transfer = groups.add_parser("transfer", help="every testee of a run on every other's source paragraphs: whose blind "
                                                    "spots are whose (the run's questions; new answers within findings.transfer_calls)")
     transfer.add_argument("run_id")
     transfer.add_argument("--out", type=Path, help="where to write transfer.json, transfer.md and transfer.png, beside the "
-                                                   "findings (default: runs/<run_id>/findings)")
+                                                   "findings (default: runs/<run_id>/findings; " + _DVC_RUN + ")")
     transfer.set_defaults(run=_transfer)
     compare = groups.add_parser("compare", help="what changed between two audits: error rates, and the earlier "
                                                  "audit's sources re-asked to the current testee")
@@ -447,7 +470,7 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--only-errors", action="store_true", help="only questions a testee got wrong")
     export.add_argument("--testee", help="only this testee's questions (a model string the run audited)")
     export.add_argument("--include-rejected", action="store_true", help="keep questions reviewers rejected")
-    export.add_argument("--out", type=Path, help="the folder each format's folder goes in (default: runs/<run_id>/exports)")
+    export.add_argument("--out", type=Path, help="the folder each format's folder goes in (default: runs/<run_id>/exports; " + _DVC_RUN + ")")
     export.set_defaults(run=_export)
     summary = groups.add_parser("summary", help="a run's results as a table")
     summary.add_argument("run_id")

@@ -71,6 +71,35 @@ def test_an_out_path_something_stands_in_is_one_line_naming_it(finished_audit, t
     assert set(tmp_path.iterdir()) == {tmp_path / "params.yaml", out}
 
 
+@pytest.mark.parametrize("command", [["report"], ["findings"], ["retest", "--n", "1"], ["transfer"], ["export", "--format", "jsonl"]])
+def test_a_run_folder_dvc_makes_is_not_written_into(finished_audit, tmp_path, capsys, monkeypatch, command):
+    # a user's `sea findings default --retest` went into runs/default, the audit stage's output: `dvc repro` deleted it
+    from tests.finished_audit import copy_of
+    from tests.flows.conftest import write_params
+
+    run = copy_of(finished_audit, tmp_path)
+    params = write_params(run.params.model_copy(update={"audit": run.params.audit.model_copy(update={"runs_dir": run.root.parent})}),
+                          tmp_path / "params.yaml")
+    before = sorted(run.root.rglob("*"))
+    lock = yaml.safe_load(Path("dvc.lock").read_text())  # this project's: the run's data versions are checked against it
+
+    def lock_making(folder: str) -> None:
+        lock["stages"]["audit"]["outs"] = [{"path": folder}]
+        (tmp_path / "dvc.lock").write_text(yaml.safe_dump(lock))
+
+    monkeypatch.chdir(tmp_path)
+    lock_making(f"runs/{run.run_id}")
+    assert main(["--params", params, "--quiet", command[0], run.run_id, *command[1:]]) == 2
+    assert capsys.readouterr().err == (f"sea: error: {run.root} is the DVC stage `audit`'s output: the next `dvc repro` checks it "
+                                       f"out again and deletes what is written there; give --out a path outside it (the pipeline "
+                                       f"writes this run's findings, report and exports to reports/ and exports/)\n")
+    assert sorted(run.root.rglob("*")) == before
+    lock_making("runs/another")
+    if command[0] in ("report", "export"):  # the folder of a run DVC does not make is written into as before
+        assert main(["--params", params, "--quiet", command[0], run.run_id, *command[1:]]) == 0
+        assert sorted(run.root.rglob("*")) != before
+
+
 def test_a_findings_folder_that_is_not_there_is_refused(tmp_path, capsys):
     # a bug hunt: it was ignored, and the report said the findings were not computed yet
     missing = tmp_path / "nowhere"

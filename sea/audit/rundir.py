@@ -87,14 +87,18 @@ def data_versions(params: Params) -> dict[str, str]:
                 "index": params.paths.index_dir / "index.json"}
     versions = {name: hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest() if path.is_file() else "missing"
                 for name, path in sidecars.items()}
-    lock = Path("dvc.lock")
-    if lock.is_file():
-        stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages", {})
-        for name in ("kb", "index"):
-            outs = stages.get(name, {}).get("outs", [])
-            if outs:
-                versions[f"{name}_dvc_md5"] = outs[0].get("md5", "")
+    stages = locked_stages()
+    for name in ("kb", "index"):
+        outs = stages.get(name, {}).get("outs", [])
+        if outs:
+            versions[f"{name}_dvc_md5"] = outs[0].get("md5", "")
     return versions
+
+
+def locked_stages() -> dict:
+    """The stages of this project's dvc.lock (in the working directory, where DVC runs the commands); none without one."""
+    lock = Path("dvc.lock")
+    return (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages", {}) if lock.is_file() else {}
 
 
 @dataclass(frozen=True)
