@@ -198,19 +198,14 @@ def _out(run, given: Path | None, name: str) -> Path:
     stage's output (runs/default): `dvc repro` checks a modified output out again and deletes what was added."""
     if given is not None:
         return given
-    stage = _dvc_stage_making(run.root)
-    if stage is not None:
-        raise SeaError(f"{run.root} is the DVC stage `{stage}`'s output: the next `dvc repro` checks it out again and deletes "
+    from sea.audit.rundir import dvc_output
+
+    made = dvc_output(run.root)
+    if made is not None:
+        raise SeaError(f"{run.root} is the DVC stage `{made[0]}`'s output: the next `dvc repro` checks it out again and deletes "
                        f"what is written there; give --out a path outside it (the pipeline writes this run's findings, "
                        f"report and exports to reports/ and exports/)")
     return run.root / name
-
-
-def _dvc_stage_making(folder: Path) -> str | None:
-    from sea.audit.rundir import locked_stages
-
-    return next((name for name, stage in locked_stages().items() for out in stage.get("outs", [])
-                 if Path(out["path"]).resolve() == folder.resolve()), None)
 
 
 def _summary(args: argparse.Namespace) -> None:

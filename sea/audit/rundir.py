@@ -82,23 +82,27 @@ def flatten(data: dict, prefix: str = "") -> dict[str, object]:
 
 def data_versions(params: Params) -> dict[str, str]:
     """Fingerprints of the knowledge base, embeddings and index a run reads (their sidecar
-    files), and their DVC hashes when dvc.lock tracks them."""
+    files), and their DVC hashes when they are the outputs dvc.lock records."""
     sidecars = {"kb": params.paths.kb_dir / "build_report.json", "embeddings": params.paths.embeddings_dir / "embeddings.json",
                 "index": params.paths.index_dir / "index.json"}
     versions = {name: hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest() if path.is_file() else "missing"
                 for name, path in sidecars.items()}
-    stages = locked_stages()
-    for name in ("kb", "index"):
-        outs = stages.get(name, {}).get("outs", [])
-        if outs:
-            versions[f"{name}_dvc_md5"] = outs[0].get("md5", "")
+    for name, folder in (("kb", params.paths.kb_dir), ("index", params.paths.index_dir)):
+        made = dvc_output(folder)
+        if made is not None:
+            versions[f"{name}_dvc_md5"] = made[1].get("md5", "")
     return versions
 
 
-def locked_stages() -> dict:
-    """The stages of this project's dvc.lock (in the working directory, where DVC runs the commands); none without one."""
+def dvc_output(folder: Path) -> tuple[str, dict] | None:
+    """The stage of this project's dvc.lock (in the working directory, where DVC runs the commands) whose output the
+    folder is, and the output's record; None when it is no stage's, or no dvc.lock is here."""
     lock = Path("dvc.lock")
-    return (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages", {}) if lock.is_file() else {}
+    if not lock.is_file():
+        return None
+    stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages", {})
+    return next(((name, out) for name, stage in stages.items() for out in stage.get("outs", [])
+                 if Path(out["path"]).resolve() == Path(folder).resolve()), None)
 
 
 @dataclass(frozen=True)
@@ -400,8 +404,8 @@ def existing_run(runs_dir: Path, run_id: str, params: Params | None) -> RunDir |
         if changed:
             raise ParamsError(f"run {run_id!r} was started with other params ({', '.join(changed)}); resume it with "
                               f"`sea audit --resume {run_id}`, or start a new run with another --run-id")
-    versions = data_versions(run.params)
-    stale = [name for name, value in run.config["data_versions"].items() if versions.get(name) != value]
+    versions = data_versions(run.params)  # a DVC hash not readable here (no dvc.lock in this directory) is no change
+    stale = [name for name, value in run.config["data_versions"].items() if name in versions and versions[name] != value]
     if stale:
         raise ParamsError(f"run {run_id!r} was made with another {', '.join(stale)} than is built now; its results would "
                           f"not match the data. Start a new run with another --run-id")

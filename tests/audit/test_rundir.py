@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from sea.audit.rundir import LOCK_FILE, RunBusy, RunDir, audit_lock, existing_run, open_run, slug
 from sea.audit.validate import check_embedder
@@ -94,6 +95,29 @@ def test_a_run_is_refused_when_the_data_changed_under_it(audit_params):
     (run.root / "config.json").write_text(json.dumps(run.config), encoding="utf-8")
     with pytest.raises(ParamsError, match="another index than is built now"):
         open_run(audit_params.audit.runs_dir, "r1", audit_params)
+
+
+def test_dvc_hashes_are_recorded_for_the_data_dvc_makes_and_checked_where_dvc_lock_is(audit_params, tmp_path, monkeypatch):
+    # a bug hunt: a run started in the project was refused elsewhere as made with "another kb_dvc_md5, index_dvc_md5"
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir(), elsewhere.mkdir()
+    outs = {"kb": audit_params.paths.kb_dir, "index": audit_params.paths.index_dir}
+    lock = {"schema": "2.0", "stages": {name: {"cmd": "sea", "outs": [{"path": str(folder), "md5": f"{name}1.dir"}]}
+                                        for name, folder in outs.items()}}
+    (project / "dvc.lock").write_text(yaml.safe_dump(lock))
+    monkeypatch.chdir(project)
+    run = open_run(audit_params.audit.runs_dir, "r1", audit_params)
+    assert run.config["data_versions"]["kb_dvc_md5"] == "kb1.dir" and run.config["data_versions"]["index_dvc_md5"] == "index1.dir"
+    monkeypatch.chdir(elsewhere)
+    assert open_run(audit_params.audit.runs_dir, "r1", None).nonce == run.nonce
+    monkeypatch.chdir(project)
+    lock["stages"]["kb"]["outs"][0]["md5"] = "kb2.dir"  # rebuilt: where the lock can be read, its hashes are checked
+    (project / "dvc.lock").write_text(yaml.safe_dump(lock))
+    with pytest.raises(ParamsError, match="another kb_dvc_md5 than is built now"):
+        open_run(audit_params.audit.runs_dir, "r1", None)
+    lock["stages"]["kb"]["outs"][0]["path"] = "data/kb"  # a knowledge base of the user's own: the project's hash is not its
+    (project / "dvc.lock").write_text(yaml.safe_dump(lock))
+    assert "kb_dvc_md5" not in open_run(audit_params.audit.runs_dir, "r2", audit_params).config["data_versions"]
 
 
 def test_a_run_folder_that_lost_its_config_is_refused_not_started_again_with_other_params(audit_params):
