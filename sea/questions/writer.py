@@ -87,7 +87,9 @@ async def write_drafts(client: ModelClient, title: str, text: str, n: int, attem
 
 
 async def rephrase(client: ModelClient, draft: Draft, n: int, attempts: int) -> Written:
-    """Up to n rephrasings of the question that keep its gold option's text as the answer."""
+    """Up to n rephrasings of the question that keep its gold option's text as the answer (no call for none)."""
+    if n == 0:
+        return Written()
 
     def parse(reply: str) -> Written:
         data = extract_json(reply)
