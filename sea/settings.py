@@ -143,7 +143,8 @@ class ModelSettings(_Section):
     tokens_per_minute: float | None = Field(default=None, gt=0)
     timeout_s: float = Field(default=60.0, gt=0)
     max_attempts: int = Field(default=6, ge=1)
-    stop_after_failures: int = Field(default=10, ge=1)  # calls in a row failed for good -> stop the run
+    # calls in a row failed for good -> stop the run; the generator's: also paragraphs in a row with no usable question
+    stop_after_failures: int = Field(default=10, ge=1)
     backoff_base_s: float = Field(default=1.0, ge=0)
     backoff_cap_s: float = Field(default=60.0, ge=0)
     temperature: float = Field(default=0.1, ge=0, le=2)

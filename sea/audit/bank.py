@@ -10,12 +10,18 @@ uninterrupted one would."""
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from pathlib import Path
 
+from sea.errors import SeaError
 from sea.files import DamagedFile, read_json, write_json
 from sea.llm.meter import Meter, metered
 from sea.questions.generate import Drafted, QuestionGenerator
-from sea.questions.model import Question, question_from_record, question_record
+from sea.questions.grading import askable
+from sea.questions.model import DUPLICATE, INVALID, UNSUPPORTED, Question, question_from_record, question_record
+from sea.questions.writer import CUT_REPLY
+
+_VERDICTS = {UNSUPPORTED: "rejected by the verifier", DUPLICATE: "near-duplicate of an earlier question"}
 
 
 class QuestionBank:
@@ -36,6 +42,7 @@ class QuestionBank:
             if "questions" in entry:
                 completed.append(entry)
         self._next_order = len(completed)
+        self._unusable: list[list[Question]] = []  # a model writer's latest paragraphs in a row with no askable question
         for entry in sorted(completed, key=lambda e: e["order"]):
             self.generator.duplicates.apply(self.questions(entry["para_id"]))
 
@@ -73,7 +80,35 @@ class QuestionBank:
             self._save({**self._entries[para_id], "questions": [question_record(q) for q in questions],
                         "phrase_usage": meter.to_json(), "order": self._next_order})
             self._next_order += 1
+        self._stop_if_the_writer_gives_nothing(todo)
         return len(todo)
+
+    def _stop_if_the_writer_gives_nothing(self, para_ids: list[int]) -> None:
+        """Stops the run (kept, to resume) once a model writer has given no askable question for its
+        `stop_after_failures` latest paragraphs in a row: a step whose paragraphs have no question still
+        counts as evaluated, so the audit would go on through the whole knowledge base, paying the writer at
+        every step while the testee is never asked. The offline generator, free and keeping no question for
+        most paragraphs by design, is never stopped."""
+        writer = self.generator.generator
+        if writer is None:
+            return
+        for para_id in para_ids:
+            questions = self.questions(para_id)
+            self._unusable = [] if askable(questions) else [*self._unusable, questions]
+        if len(self._unusable) < writer.settings.stop_after_failures:
+            return
+        reasons = Counter(q.reason.split(":")[0] if q.verdict == INVALID else _VERDICTS.get(q.verdict, q.verdict)
+                          for questions in self._unusable for q in questions)
+        if reasons:
+            reason, count = reasons.most_common(1)[0]
+            why = f"the commonest reason, {count} of {reasons.total()} drops: {reason}"
+        else:
+            reason, why = "", "its replies held no question"
+        fix = ("raise models.generator.max_tokens (a new run: it changes what the writer is asked)"
+               if reason.startswith(CUT_REPLY) else f"see each question's reason in {self.directory}")
+        raise SeaError(f"the question writer {writer.settings.model} gave no usable question for the last "
+                       f"{len(self._unusable)} paragraphs in a row ({why}); {fix}; if those paragraphs truly hold "
+                       "nothing to ask, resume with a higher models.generator.stop_after_failures")
 
     def questions(self, para_id: int) -> list[Question]:
         return [question_from_record(record) for record in self._entries[para_id]["questions"]]

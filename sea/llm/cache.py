@@ -71,7 +71,8 @@ class ResponseCache:
         return self._db.execute("SELECT 1 FROM responses WHERE key = ?", (key,)).fetchone() is not None
 
     def put(self, key: str, model: str, reply: ProviderReply) -> None:
-        encoded = json.dumps({"text": reply.text, "input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens})
+        encoded = json.dumps({"text": reply.text, "input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens,
+                              **({"cut": True} if reply.cut else {})})  # rows of whole replies stay as they were
         with writing(self._db, self._path):
             self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
                              (key, model, encoded, _checksum(key, encoded)))
@@ -89,7 +90,7 @@ def _decode(stored: object) -> ProviderReply | None:
         return None
     if not isinstance(fields, dict):
         return None
-    text, tokens = fields.get("text"), (fields.get("input_tokens"), fields.get("output_tokens"))
-    if not isinstance(text, str) or not all(usable_token_count(n) for n in tokens):
+    text, tokens, cut = fields.get("text"), (fields.get("input_tokens"), fields.get("output_tokens")), fields.get("cut", False)
+    if not isinstance(text, str) or not all(usable_token_count(n) for n in tokens) or not isinstance(cut, bool):
         return None
-    return ProviderReply(text, *tokens)
+    return ProviderReply(text, *tokens, cut)

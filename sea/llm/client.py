@@ -113,7 +113,7 @@ class ModelClient:
         self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens, cost, cached)
         meter.record(self.role, reply.input_tokens, reply.output_tokens, cost)
         return Completion(reply.text, reply.input_tokens, reply.output_tokens, cost, time.perf_counter() - started,
-                          cached, self.settings.model)
+                          cached, self.settings.model, reply.cut)
 
     def _cache_key(self, messages: list[Message], decoding: Decoding, cache_scope: str | None) -> str:
         scope = self.cache_scope if cache_scope is None else cache_scope
@@ -194,7 +194,7 @@ class ModelClient:
             self._warned_usage = True
             log.warning("%s at %s reported no usable token usage; charging each such call its worst case",
                         self.settings.model, self.provider.endpoint)
-        return ProviderReply(reply.text, input_token_bound(messages), decoding.max_tokens)
+        return ProviderReply(reply.text, input_token_bound(messages), decoding.max_tokens, reply.cut)
 
     async def complete_many(self, requests: Sequence[list[Message]], decoding: Decoding | None = None,
                             budget: Budget | None = None, cache_scope: str | None = None,

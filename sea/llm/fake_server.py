@@ -21,10 +21,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # gave up meanwhile was still billed for it, as on a real API). The *_usage faults answer the
 # prompt but report token usage that cannot be trusted (the server still counts the true usage);
 # "429_date" gives its Retry-After as an HTTP date, retry_after_s (rounded up) from now, truncated to
-# the second as HTTP dates are: the client then waits up to a second less than that.
+# the second as HTTP dates are: the client then waits up to a second less than that. "length" answers the
+# prompt but says the reply was cut at max_tokens (finish_reason "length", stop_reason "max_tokens").
 USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000, "fractional_usage": 1.5,
                 "huge_usage": 10**12}
-FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", *USAGE_FAULTS)
+FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", "length", *USAGE_FAULTS)
 
 
 def count_tokens(text: str) -> int:
@@ -158,6 +159,8 @@ class FakeLLMServer:
                 body = _anthropic_body(payload, text, usage_in, usage_out) if anthropic else _openai_body(payload, text, usage_in, usage_out)
                 if fault in USAGE_FAULTS:
                     _spoil_usage(body, USAGE_FAULTS[fault])
+                if fault == "length":
+                    _cut(body)
                 self._send(200, json.dumps(body).encode())
 
         return Handler
@@ -177,6 +180,14 @@ def _anthropic_body(payload: dict, text: str, usage_in: int, usage_out: int) -> 
         "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
         "usage": {"input_tokens": usage_in, "output_tokens": usage_out},
     }
+
+
+def _cut(body: dict) -> None:
+    """The body of a reply the backend cut at max_tokens."""
+    if "stop_reason" in body:
+        body["stop_reason"] = "max_tokens"
+    else:
+        body["choices"][0]["finish_reason"] = "length"
 
 
 def _spoil_usage(body: dict, value: object) -> None:

@@ -105,10 +105,12 @@ class OpenAIChat(_SdkProvider):
         except (openai.APIError, ValueError) as error:  # ValueError: a body that is not JSON
             raise _status_error(openai, error, self.settings.model) from None
         try:
-            text = response.choices[0].message.content or ""
+            choice = response.choices[0]
+            text = choice.message.content or ""
         except (AttributeError, IndexError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
-        return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "prompt_tokens", "completion_tokens"))
+        return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "prompt_tokens", "completion_tokens"),
+                             cut=getattr(choice, "finish_reason", None) == "length")
 
 
 class AnthropicMessages(_SdkProvider):
@@ -131,4 +133,5 @@ class AnthropicMessages(_SdkProvider):
             text = "".join(block.text for block in response.content if block.type == "text")
         except (AttributeError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
-        return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "input_tokens", "output_tokens"))
+        return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "input_tokens", "output_tokens"),
+                             cut=getattr(response, "stop_reason", None) == "max_tokens")

@@ -35,11 +35,13 @@ def usable_token_count(n: object) -> bool:
 @dataclass(frozen=True)
 class ProviderReply:
     """What a provider returns for one call: text and the token counts the backend reported (None:
-    it reported none that passes usable_token_count; the client charges the call its worst case)."""
+    it reported none that passes usable_token_count; the client charges the call its worst case),
+    and whether the backend said it cut the reply at max_tokens."""
 
     text: str
     input_tokens: int | None
     output_tokens: int | None
+    cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class Completion:
     latency_s: float
     cached: bool
     model: str = ""
+    cut: bool = False  # the reply was cut at max_tokens
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ from sea.questions.parsing import extract_json
 from sea.questions.prompts import rephrase_messages, writer_messages
 from sea.questions.validation import draft_from_item, phrasing_problem
 
+CUT_REPLY = "reply cut at max_tokens"  # the reason of a reply that is unreadable because the endpoint cut it there
+
 
 @dataclass
 class Written:
@@ -42,16 +44,18 @@ async def _ask_until_enough(client: ModelClient, messages: list[Message], wanted
     conversation = messages
     for _ in range(attempts):
         try:
-            reply = (await client.complete(conversation)).text
+            completion = await client.complete(conversation)
         except CallFailed as failed:
             if client.failing:  # the failure condemned the endpoint: every later call would fail too
                 raise client.failing from None
             best.dropped.append((subject[:500], f"call failed: {failed.failure.reason}"))
             break
+        reply = completion.text
         try:
             written = parse(reply)
         except ValueError as error:
-            written = Written(dropped=[(reply[:500], f"unreadable reply: {error}")])
+            why = f"{CUT_REPLY}={client.settings.max_tokens}" if completion.cut else "unreadable reply"
+            written = Written(dropped=[(reply[:500], f"{why}: {error}")])
         if len(written.kept) >= len(best.kept):
             best = written
         if len(written.kept) >= wanted and not written.dropped:

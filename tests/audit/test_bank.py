@@ -1,5 +1,6 @@
-"""The question bank against a writer whose endpoint fails."""
+"""The question bank against a writer whose endpoint fails or whose replies are unusable."""
 
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -10,8 +11,11 @@ from sea.llm.client import ModelClient
 from sea.llm.fake_server import FakeLLMServer
 from sea.llm.ledger import Ledger, PriceTable, default_prices
 from sea.llm.providers import OpenAIChat
+from sea.errors import SeaError
 from sea.llm.types import EndpointFailing
 from sea.questions.generate import Drafted, invalid_record
+from sea.questions.model import Question
+from sea.questions.shuffle import phrasings_to_questions
 from sea.questions.writer import write_drafts
 from sea.settings import ModelSettings
 
@@ -19,8 +23,9 @@ from sea.settings import ModelSettings
 class Writer:
     """The parts of a QuestionGenerator the bank's generate phase uses, with an LLM writer."""
 
-    def __init__(self, client: ModelClient):
+    def __init__(self, client: ModelClient | None):
         self.generator, self.verifier, self.name = client, None, "writer"
+        self.duplicates = SimpleNamespace(apply=lambda questions: None)
 
     def prepare(self, para_ids: list[int]) -> None:
         pass
@@ -33,6 +38,20 @@ class Writer:
         return Drafted([(d, None) for d in written.kept],
                        [invalid_record(paragraph.para_id, text, reason, self.name) for text, reason in written.dropped])
 
+    async def phrase(self, paragraph: SimpleNamespace, drafted: Drafted) -> list[Question]:
+        return [*drafted.dropped, *(q for draft, _ in drafted.drafts
+                                    for q in phrasings_to_questions(paragraph.para_id, draft, [], self.name, 0))]
+
+
+class Offline(Writer):
+    """The offline generator's part: no model, and most paragraphs keep no question."""
+
+    def __init__(self):
+        super().__init__(None)
+
+    async def draft(self, paragraph: SimpleNamespace) -> Drafted:
+        return Drafted([], [invalid_record(paragraph.para_id, "a cloze", "answer given away", self.name)])
+
 
 def drafted_with(script: list[str], tmp_path, para_ids: list[int]) -> QuestionBank:
     with FakeLLMServer(script=script) as server:
@@ -44,6 +63,31 @@ def drafted_with(script: list[str], tmp_path, para_ids: list[int]) -> QuestionBa
     return bank
 
 
+GOOD = json.dumps({"questions": [{"question": f"Which city hosts landmark {i}?", "options": {"A": "Paris", "B": "Lyon", "C": "Nice",
+                                                                                           "D": "Lille"}, "answer": "A",
+                                  "fact": "It is in Paris."} for i in (1, 2)]})
+CUT = '{"questions": [{"question": "Which city hosts'
+
+
+def phrased_with(tmp_path, batches: list[list[int]], good: set[int] = frozenset(), stop_after_failures: int = 3):
+    """The generate and rephrase phases, batch by batch, with a writer whose replies are all cut at max_tokens
+    except those about the paragraphs in `good`; returns the server's request count and the error that stopped them."""
+    cut_unless_good = lambda prompt: GOOD if any(f"Article {p}\"" in prompt for p in good) else CUT  # noqa: E731
+    with FakeLLMServer(script=["length"] * 100, reply=cut_unless_good) as server:
+        settings = ModelSettings(model="openai:gpt-4o", base_url=f"{server.base_url}/v1", max_attempts=1, max_tokens=512,
+                                 stop_after_failures=stop_after_failures)
+        client = ModelClient("generator", settings, OpenAIChat(settings), cache=ResponseCache(tmp_path / "responses.sqlite"),
+                             ledger=Ledger(), prices=PriceTable(default_prices()))
+        bank = QuestionBank(tmp_path / "bank", Writer(client))
+        try:
+            for batch in batches:
+                bank.drafted(batch)
+                bank.phrased(batch)
+        except SeaError as error:
+            return server.state.requests, str(error)
+    return server.state.requests, None
+
+
 @pytest.fixture(autouse=True)
 def key(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
@@ -53,3 +97,28 @@ def test_a_batch_that_ends_in_an_outage_is_not_kept(tmp_path):
     with pytest.raises(EndpointFailing, match="none has been answered since"):
         drafted_with(["500"], tmp_path, [1])
     assert not list(tmp_path.glob("*.json"))  # a resumed run writes the paragraph again
+
+
+def test_a_writer_whose_replies_are_all_cut_stops_the_run_once_and_a_resume_pays_nothing_again(tmp_path):
+    # Every reply cut at max_tokens: the audit went on for 541 steps and 12,984 paid writer calls, never asking the testee.
+    requests, stopped = phrased_with(tmp_path, [[1, 2], [3, 4], [5, 6]])
+    assert requests == 4 and stopped.startswith("the question writer openai:gpt-4o gave no usable question for the last 4 "
+                                                "paragraphs in a row (the commonest reason, 4 of 4 drops: reply cut at "
+                                                "max_tokens=512); raise models.generator.max_tokens")
+    assert "resume" in stopped and "\n" not in stopped
+    assert sorted(p.name for p in (tmp_path / "bank").glob("*.json")) == ["1.json", "2.json", "3.json", "4.json"]
+    again, _ = phrased_with(tmp_path, [[1, 2], [3, 4]])  # resumed: the paragraphs written are kept, nothing is asked again
+    assert again == 0
+
+
+def test_the_count_of_paragraphs_without_a_usable_question_is_of_those_in_a_row(tmp_path):
+    requests, stopped = phrased_with(tmp_path, [[1, 2, 3, 4, 5]], good={3})
+    assert requests == 5 and stopped is None  # two without, a usable one, two without: under three in a row
+    requests, stopped = phrased_with(tmp_path / "later", [[1, 2, 3, 4, 5], [6]], good={3})
+    assert requests == 6 and "for the last 3 paragraphs in a row" in stopped  # the next batch makes three
+
+
+def test_the_offline_generator_is_never_stopped_for_paragraphs_without_questions(tmp_path):
+    bank = QuestionBank(tmp_path, Offline())
+    bank.drafted(list(range(30)))
+    assert bank.phrased(list(range(30))) == 30

@@ -362,3 +362,14 @@ def test_429_retry_after_as_an_http_date_is_honoured(provider):
         completion = client.complete_sync(question(0))
     assert completion.text == "Answer: A"
     assert server.state.requests == 2 and time.perf_counter() - started >= 1.0
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_reply_cut_at_max_tokens_says_so_and_still_does_from_the_cache(tmp_path, provider):
+    cache = ResponseCache(tmp_path / "responses.sqlite")
+    with FakeLLMServer(script=["length"]) as server:
+        client = make_client(server, provider, cache=cache)
+        cut, whole = client.complete_sync(question(0)), client.complete_sync(question(1))
+        again = make_client(server, provider, cache=ResponseCache(tmp_path / "responses.sqlite")).complete_sync(question(0))
+    assert cut.cut and not whole.cut
+    assert again.cached and again.cut and server.state.requests == 2
