@@ -17,7 +17,8 @@ def above_tau(error_rates: dict[int, float], tau: float) -> set[int]:
 
 
 def convincing(counts: dict[int, tuple[int, int]], tau: float, confidence: float) -> set[int]:
-    """counts: para_id -> (answered, wrong). The paragraphs whose error rate exceeds tau with
-    posterior probability at least `confidence`."""
+    """counts: para_id -> (answered, wrong). The paragraphs whose error rate exceeds tau, as the paper's
+    rule asks, with posterior probability at least `confidence` (at a small tau the posterior alone
+    would promote a paragraph with no wrong answer: P(rate > 0) is 1 whatever the answers)."""
     return {p for p, (answered, wrong) in counts.items()
-            if answered and chance_to_beat(wrong, answered - wrong, tau) >= confidence}
+            if answered and wrong / answered > tau and chance_to_beat(wrong, answered - wrong, tau) >= confidence}

@@ -21,6 +21,12 @@ def test_on_evidence_one_wrong_answer_out_of_one_is_not_enough():
     assert convincing(counts, tau=0.3, confidence=0.8) == {1, 2, 3, 4, 5, 6}  # a lower tau takes less evidence
 
 
+def test_on_evidence_no_paragraph_at_or_below_tau_is_promoted():
+    # a bug hunt: at tau 0 every answered paragraph was promoted, 0 of 5 wrong included; at 0.1, 1 right of 1
+    assert convincing({1: (1, 0), 2: (5, 0), 3: (2, 1)}, tau=0.0, confidence=0.8) == {3}
+    assert convincing({1: (1, 0), 2: (10, 1), 3: (10, 2)}, tau=0.1, confidence=0.8) == {3}  # 1 of 10 is not above 0.1
+
+
 def test_counts_follow_the_one_counting_rule():
     outcomes = [(1, Outcome.WRONG), (1, Outcome.UNPARSEABLE), (1, Outcome.FAILED), (1, Outcome.CORRECT), (2, Outcome.FAILED)]
     assert paragraph_counts(outcomes) == {1: (3, 2)}  # unparseable is wrong, failed counts in neither
