@@ -17,8 +17,20 @@ from sea.paragraphs import ParagraphEmbeddings, ParagraphStore
 def initial_batch(index: DocumentIndex, paragraphs: ParagraphEmbeddings, size: int, rng: np.random.Generator,
                   docs_per_category: int = 5) -> list[int]:
     """`size` paragraphs spread over the 13 top-level categories: the documents nearest to each
-    category's description, their paragraphs drawn in turn, one category after another."""
-    _, doc_ids = index.search(paragraphs.embedder.encode(category_prompts()), docs_per_category)
+    category's description, their paragraphs drawn in turn, one category after another. Should those
+    documents hold too few paragraphs, twice as many per category are taken, until the batch is full or
+    every document is."""
+    prompts = paragraphs.embedder.encode(category_prompts())
+    while True:
+        batch = _spread_over_categories(index, paragraphs, prompts, size, rng, docs_per_category)
+        if len(batch) >= size or docs_per_category >= index.size:
+            return batch
+        docs_per_category *= 2
+
+
+def _spread_over_categories(index: DocumentIndex, paragraphs: ParagraphEmbeddings, prompts: np.ndarray, size: int,
+                            rng: np.random.Generator, docs_per_category: int) -> list[int]:
+    _, doc_ids = index.search(prompts, docs_per_category)
     per_category = []
     for row in doc_ids:
         rows = paragraphs.store.of_documents(row[row >= 0])

@@ -71,3 +71,13 @@ def test_ranked_draw_takes_the_highest_weights_and_breaks_ties_by_the_generator(
     assert picked == draw(range(20), 4, np.random.default_rng(5), weights, ranked=True)
     assert {tuple(draw(range(20), 4, np.random.default_rng(seed), weights, ranked=True)) for seed in range(10)} != {tuple(picked)}
     assert draw(range(20), 4, np.random.default_rng(5), None, ranked=True) == draw(range(20), 4, np.random.default_rng(5))
+
+
+def test_initial_batch_fills_a_batch_larger_than_the_nearest_documents_hold(parts):
+    # a bug hunt: step 0 never exceeded the paragraphs of 5 documents a category (62 on the default knowledge base)
+    index, paragraphs = parts
+    every = list(paragraphs.store.para_ids())
+    nearest = len(initial_batch(index, paragraphs, len(every), np.random.default_rng(0), docs_per_category=index.size))
+    assert nearest == len(every)  # with every document, every paragraph
+    batch = initial_batch(index, paragraphs, len(every) - 1, np.random.default_rng(0))
+    assert len(batch) == len(set(batch)) == len(every) - 1
