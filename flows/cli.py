@@ -533,6 +533,11 @@ def _sea_errors(kind: type = SeaError) -> set[str]:
     return {kind.__name__}.union(*(_sea_errors(sub) for sub in kind.__subclasses__()))
 
 
+# Where Prefect reports a run's end: its flow and task runs' loggers, and "prefect.engine", a task run engine's logger
+# until the task run exists (a signal that lands while Prefect creates one is reported as "Crash detected! ..." there).
+RUN_LOGGERS = ("prefect.flow_runs", "prefect.task_runs", "prefect.engine")
+
+
 def _no_report_of_what_sea_says(record: logging.LogRecord) -> bool:
     """Drops Prefect's report of a flow or task run's error (with its traceback, or its "Finished in state Failed"
     line) when the command says it itself (how to resume a stopped run, or what to fix), and its "Crash detected!"
@@ -551,7 +556,7 @@ def main(argv: list[str] | None = None) -> int:
     # While a flow runs, Prefect's own SIGTERM handler records the crash and then passes the signal
     # on to this one, so the process unwinds (and stops the Prefect server it started) instead of dying.
     signal.signal(signal.SIGTERM, _interrupt)
-    run_loggers = [logging.getLogger("prefect.flow_runs"), logging.getLogger("prefect.task_runs")]
+    run_loggers = [logging.getLogger(name) for name in RUN_LOGGERS]
     for run_logger in run_loggers:
         run_logger.addFilter(_no_report_of_what_sea_says)
     try:

@@ -71,42 +71,47 @@ def check_tracking(params: Params, timeout_s: float = 5) -> None:
 
 
 @contextmanager
-def sigterm_deferred() -> Iterator[None]:
-    """A SIGTERM that arrives inside the block is acted on (its handler called) as the block ends. Handlers raise
-    (Prefect's TerminationSignal, the CLI's Interrupted), and one raised inside an MLflow write can leave a SQLite
-    connection holding the database's write lock: the runs' own end then waits on it (found by sending SIGTERM at
-    chosen points of a step). Main thread only: elsewhere no handler runs anyway."""
+def stop_deferred() -> Iterator[None]:
+    """A SIGTERM or a Ctrl-C (SIGINT) that arrives inside the block is acted on (its handler called) as the block ends.
+    Handlers raise (Prefect's TerminationSignal, the CLI's Interrupted, Python's KeyboardInterrupt), and one raised
+    inside an MLflow write can leave a SQLite connection holding the database's write lock: the runs' own end then
+    waits on it (found by sending SIGTERM at chosen points of a step; a Ctrl-C in log_steps' write made the same stop
+    take 49 s, with MLflow's "database is locked" tracebacks). Main thread only: elsewhere no handler runs anyway."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     arrived = []
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: arrived.append(frame))
+    previous = {signum: signal.signal(signum, lambda signum, frame: arrived.append((signum, frame)))
+                for signum in (signal.SIGTERM, signal.SIGINT)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
-        if arrived and callable(previous):
-            previous(signal.SIGTERM, arrived[0])
-        elif arrived and previous == signal.SIG_DFL:
-            signal.raise_signal(signal.SIGTERM)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if arrived:
+            signum, frame = arrived[0]
+            if callable(previous[signum]):
+                previous[signum](signum, frame)
+            elif previous[signum] == signal.SIG_DFL:
+                signal.raise_signal(signum)
 
 
 @contextmanager
 def _active(run_id: str, nested: bool = False) -> Iterator[str]:
-    """MLflow's active run for the block (FINISHED, or FAILED if the block raised), started and ended with SIGTERM
-    deferred."""
-    with sigterm_deferred():
+    """MLflow's active run for the block (FINISHED, or FAILED if the block raised), started and ended with SIGTERM and
+    Ctrl-C deferred."""
+    with stop_deferred():
         mlflow.start_run(run_id=run_id, nested=nested)
     status = "FAILED"
     try:
         yield run_id
         status = "FINISHED"
     finally:
-        with sigterm_deferred():
+        with stop_deferred():
             mlflow.end_run(status)
 
 
-@sigterm_deferred()
+@stop_deferred()
 def open_experiment(uri: str, name: str) -> tuple[MlflowClient, Experiment]:
     """The store at uri, made the current one, and its experiment `name`, described. MLflow creates and migrates a
     SQLite store on first use with no lock of its own: audits that start together on a new mlflow.db fail, and
@@ -171,7 +176,7 @@ class AuditTracker:
         return next((r.info.run_id for r in found if ("mlflow.parentRunId" in r.data.tags) == ("mlflow.parentRunId" in tags)),
                     None)
 
-    @sigterm_deferred()
+    @stop_deferred()
     def _parent(self, schedule: str | None) -> str:
         run_id = self.record["parent"]
         if not self._live(run_id):
@@ -198,7 +203,7 @@ class AuditTracker:
         with _active(self._child(arm), nested=True) as run_id:
             yield run_id
 
-    @sigterm_deferred()
+    @stop_deferred()
     def _child(self, arm: ArmDir) -> str:
         label = f"{arm.testee}/{arm.arm}"
         child = self.record["children"].get(label)
@@ -219,7 +224,7 @@ class AuditTracker:
         params = {"arm": arm.arm, "testee": arm.testee, **flatten(settings["budget"], "budget."), **flatten(settings["search"], "search.")}
         return {key: str(value)[:_MAX_PARAM_CHARS] for key, value in params.items()}
 
-    @sigterm_deferred()
+    @stop_deferred()
     def log_steps(self, arm: ArmDir, metrics: list[dict]) -> None:
         """Per-step metrics not logged yet (numbers only: an unknown price is left out, not zero), each step in one
         batch; by questions asked only for a step that asked some (the last, empty one would repeat its count)."""
@@ -234,7 +239,7 @@ class AuditTracker:
                           if k in values]
             self.client.log_batch(run_id, metrics=batch)
 
-    @sigterm_deferred()
+    @stop_deferred()
     def log_changed(self, run_id: str, metrics: dict[str, float]) -> None:
         """Metrics on an MLflow run, but those it already holds with that value (a finished run run again,
         `sea findings` again): a figure's history is its changes."""
@@ -253,7 +258,7 @@ class AuditTracker:
             if child and row["error_rate_vs_random"] is not None:
                 self.log_changed(child["id"], {"error_rate_vs_random": float(row["error_rate_vs_random"])})
 
-    @sigterm_deferred()
+    @stop_deferred()
     def log_comparison(self, comparison: dict) -> None:
         """On the parent run: what changed since the previous audit of the testee, as metrics and a tag."""
         mlflow.set_tag("sea.compared_with", comparison["previous"])
@@ -265,7 +270,7 @@ class AuditTracker:
         self.log_files([self.run.annotations / COMPARE_DIR / f"{comparison['previous']}.json"], COMPARE_DIR)
 
     @staticmethod
-    @sigterm_deferred()
+    @stop_deferred()
     def log_files(paths: list[Path], artifact_path: str | None = None) -> None:
         for path in paths:
             if path.is_file():
@@ -278,6 +283,6 @@ def log_to_audit(run: RunDir, metrics: dict[str, float | None], files: list[Path
     and `sea retest` leave them: in the store the audit logged to, whatever MLFLOW_TRACKING_URI says now, so
     an analysis neither makes the audit a second parent elsewhere nor rewrites the run's record of its own."""
     tracker = AuditTracker(run, analysis=True)
-    with tracker.audit() as run_id, sigterm_deferred():
+    with tracker.audit() as run_id, stop_deferred():
         tracker.log_changed(run_id, {key: float(value) for key, value in metrics.items() if value is not None})
         tracker.log_files(files, artifact_path)

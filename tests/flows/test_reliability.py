@@ -307,6 +307,48 @@ def test_an_error_prefect_raises_while_a_sigterm_unwinds_stops_the_run_as_the_si
         signal.signal(signal.SIGTERM, previous)
 
 
+def test_a_ctrl_c_while_prefect_creates_a_task_run_is_said_once_by_sea(prefect_server, params_path, tmp_path, monkeypatch,
+                                                                        capsys):
+    """A Ctrl-C that lands while Prefect creates a task run (CI 2026-12-06; found again by raising SIGINT at chosen points
+    after step 1 began: in _create_task_run_locally) is reported on the logger a task run engine has until its run
+    exists, "prefect.engine": its "Crash detected! Execution was aborted by an interrupt signal." reached the console."""
+    import flows.audit
+    import prefect.task_engine
+    from flows.cli import main
+    from prefect import flow, task
+
+    @task
+    def phase() -> None:
+        pass
+
+    @flow
+    def audit(params_path: str, overrides: dict, run_id: str, resume: bool, summary_dir: str | None, progress: bool) -> None:
+        (tmp_path / "runs" / run_id / "config.json").write_text("{}")  # the run had begun
+        phase()
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt  # where the signal landed
+
+    reported = []
+    handler = logging.Handler(logging.ERROR)
+    handler.emit = lambda record: reported.append(f"{record.name}: {record.getMessage()}")
+    loggers = [logging.getLogger(name) for name in ("prefect.flow_runs", "prefect.task_runs", "prefect.engine")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        monkeypatch.setattr(flows.audit, "sea_audit", audit)
+        monkeypatch.setattr(prefect.task_engine, "_create_task_run_locally", interrupted)
+        code = main(["--params", params_path, "--quiet", "audit", "--run-id", "ctrl-c-raced"])
+        stderr = capsys.readouterr().err
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+        signal.signal(signal.SIGTERM, previous)
+    assert code == 128 + signal.SIGINT and "sea: stopped by Ctrl-C" in stderr and "sea audit --resume ctrl-c-raced" in stderr
+    assert reported == []  # not "prefect.engine: Crash detected! Execution was aborted by an interrupt signal."
+
+
 def test_sigterm_stops_within_seconds_and_the_run_resumes(finished):
     params_path, run, env, before = finished
     victim = subprocess.Popen([sys.executable, "-m", "flows.cli", "--params", params_path, "--quiet", "audit", "--run-id", "termed"],
