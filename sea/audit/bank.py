@@ -16,9 +16,10 @@ from pathlib import Path
 from sea.errors import SeaError
 from sea.files import DamagedFile, read_json, write_json
 from sea.llm.meter import Meter, metered
+from sea.llm.types import EndpointFailing
 from sea.questions.generate import Drafted, QuestionGenerator
 from sea.questions.grading import askable
-from sea.questions.model import DUPLICATE, INVALID, UNSUPPORTED, Question, question_from_record, question_record
+from sea.questions.model import DUPLICATE, INVALID, UNSUPPORTED, UNVERIFIED, Question, question_from_record, question_record
 from sea.questions.writer import CUT_REPLY
 
 _VERDICTS = {UNSUPPORTED: "rejected by the verifier", DUPLICATE: "near-duplicate of an earlier question"}
@@ -75,7 +76,14 @@ class QuestionBank:
                 questions = await self.generator.phrase(paragraph, Drafted.from_json(self._entries[para_id]))
             return questions, meter
 
-        for para_id, (questions, meter) in zip(todo, self._gather([one(p) for p in todo]), strict=True):
+        phrased = self._gather([one(p) for p in todo])
+        unverified = [q for questions, _ in phrased for q in questions if q.verdict == UNVERIFIED]
+        if unverified:  # kept, they would be dropped for good with no verdict; the batch is redone on resume instead
+            model = self.generator.verifier.settings.model
+            raise EndpointFailing(f"{model}: {len(unverified)} of the batch's questions could not be verified (last: "
+                                  f"{unverified[-1].reason}), so this step is not kept; "
+                                  f"check the verifier with `sea models check {model}` and resume the run once it answers")
+        for para_id, (questions, meter) in zip(todo, phrased, strict=True):
             self.generator.duplicates.apply(questions)
             self._save({**self._entries[para_id], "questions": [question_record(q) for q in questions],
                         "phrase_usage": meter.to_json(), "order": self._next_order})

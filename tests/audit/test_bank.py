@@ -1,4 +1,4 @@
-"""The question bank against a writer whose endpoint fails or whose replies are unusable."""
+"""The question bank against a writer whose endpoint fails or whose replies are unusable, or a verifier whose endpoint fails."""
 
 import json
 from types import SimpleNamespace
@@ -13,8 +13,10 @@ from sea.llm.ledger import Ledger, PriceTable, default_prices
 from sea.llm.providers import OpenAIChat
 from sea.errors import SeaError
 from sea.llm.types import EndpointFailing
+from sea.files import write_json
+from sea.questions.gate import verify
 from sea.questions.generate import Drafted, invalid_record
-from sea.questions.model import Question
+from sea.questions.model import KEPT, Draft, Question
 from sea.questions.shuffle import phrasings_to_questions
 from sea.questions.writer import write_drafts
 from sea.settings import ModelSettings
@@ -51,6 +53,36 @@ class Offline(Writer):
 
     async def draft(self, paragraph: SimpleNamespace) -> Drafted:
         return Drafted([], [invalid_record(paragraph.para_id, "a cloze", "answer given away", self.name)])
+
+
+class Verified:
+    """The parts of a QuestionGenerator the bank's rephrase phase uses: each drafted question put to a verifier."""
+
+    def __init__(self, verifier: ModelClient):
+        self.generator, self.verifier = None, verifier
+        self.duplicates = SimpleNamespace(apply=lambda questions: None)
+
+    def paragraph(self, para_id: int) -> SimpleNamespace:
+        return SimpleNamespace(para_id=para_id, text="Paris is the capital of France.")
+
+    async def phrase(self, paragraph: SimpleNamespace, drafted: Drafted) -> list:
+        questions = [q for draft, phrasings in drafted.drafts
+                     for q in phrasings_to_questions(paragraph.para_id, draft, phrasings, "writer", 0)]
+        await verify(self.verifier, paragraph.text, questions)
+        return questions
+
+
+def verified_with(script: list[str], directory, para_ids: list[int]) -> QuestionBank:
+    def answer(prompt):  # the gold answer, Paris, wherever the options put it
+        return next(f"Answer: {line[0]}" for line in prompt.splitlines() if line.endswith(") Paris"))
+
+    with FakeLLMServer(script=script, reply=answer) as server:
+        settings = ModelSettings(model="openai:gpt-4o", base_url=f"{server.base_url}/v1", max_attempts=1, max_in_flight=1)
+        verifier = ModelClient("verifier", settings, OpenAIChat(settings), cache=ResponseCache(None), ledger=Ledger(),
+                               prices=PriceTable(default_prices()))
+        bank = QuestionBank(directory, Verified(verifier))
+        bank.phrased(para_ids)
+    return bank
 
 
 def drafted_with(script: list[str], tmp_path, para_ids: list[int]) -> QuestionBank:
@@ -122,3 +154,16 @@ def test_the_offline_generator_is_never_stopped_for_paragraphs_without_questions
     bank = QuestionBank(tmp_path, Offline())
     bank.drafted(list(range(30)))
     assert bank.phrased(list(range(30))) == 30
+
+
+def test_a_question_whose_verification_failed_is_not_dropped_for_good(tmp_path):
+    """A bug hunt: a verifier call that failed after its retries (HTTP 503, later calls answered) was saved as the
+    verdict `unsupported`, so 3 of 9 paragraphs were never asked, and a resumed run never verified them again."""
+    draft = Draft("Which city is the capital of France?", ("Paris", "Lyon", "Lille", "Nice"), 0, "")
+    for para_id in (1, 2):
+        write_json(tmp_path / f"{para_id}.json", {"para_id": para_id, **Drafted([(draft, [])], []).to_json(), "draft_usage": {}})
+    with pytest.raises(EndpointFailing, match=r"1 of the batch's questions could not be verified \(last: .*HTTP 500.*\), "
+                                              r"so this step is not kept; .*sea models check openai:gpt-4o"):
+        verified_with(["500"], tmp_path, [1, 2])  # the other paragraph's call is answered
+    bank = verified_with([], tmp_path, [1, 2])  # resumed: both verified
+    assert [q.verdict for p in (1, 2) for q in bank.questions(p)] == [KEPT, KEPT]
