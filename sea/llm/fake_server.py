@@ -25,7 +25,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # prompt but says the reply was cut at max_tokens (finish_reason "length", stop_reason "max_tokens").
 USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000, "fractional_usage": 1.5,
                 "huge_usage": 10**12}
-FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", "length", *USAGE_FAULTS)
+# "refusal" and "content_filter" answer with a refusal as each API sends one (see _refuse).
+REFUSALS = ("refusal", "content_filter")
+FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", "length", *USAGE_FAULTS, *REFUSALS)
 
 
 def count_tokens(text: str) -> int:
@@ -161,6 +163,8 @@ class FakeLLMServer:
                     _spoil_usage(body, USAGE_FAULTS[fault])
                 if fault == "length":
                     _cut(body)
+                if fault in REFUSALS:
+                    _refuse(body, fault)
                 self._send(200, json.dumps(body).encode())
 
         return Handler
@@ -198,3 +202,13 @@ def _spoil_usage(body: dict, value: object) -> None:
         body["usage"] = None
     else:
         body["usage"] = {name: value for name in body["usage"]}
+
+
+def _refuse(body: dict, fault: str) -> None:
+    """Anthropic's stop_reason "refusal" with no content; OpenAI's message.refusal, or its content filter, with content null."""
+    if "stop_reason" in body:
+        body.update(stop_reason="refusal", content=[])
+    elif fault == "refusal":
+        body["choices"][0]["message"].update(content=None, refusal="I'm sorry, I can't help with that.")
+    else:
+        body["choices"][0].update(finish_reason="content_filter", message={"role": "assistant", "content": None})

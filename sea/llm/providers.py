@@ -71,6 +71,15 @@ def malformed(model: str, error: Exception) -> ProviderError:
     return ProviderError(f"{model}: malformed response ({type(error).__name__}: {error})", retryable=True, billable=True)
 
 
+REFUSED = "[refused: "  # begins the text of a reply the model or the provider's filter refused (see answer_record)
+
+
+def _refused(why: str, text: str) -> str:
+    """A refusal as the reply's text: kept, cached and charged like any reply (the server did the work), with why
+    and what text came with it, where grading tells it from an answer."""
+    return f"{REFUSED}{why}]" + (f" {text}" if text else "")
+
+
 def _reported_usage(usage: object, input_name: str, output_name: str) -> tuple[int | None, int | None]:
     """The token counts a reply reported, or (None, None) when its usage is missing, null or not a
     pair of usable counts (usable_token_count): the client then charges the call its worst case."""
@@ -107,6 +116,9 @@ class OpenAIChat(_SdkProvider):
         try:
             choice = response.choices[0]
             text = choice.message.content or ""
+            refusal = getattr(choice.message, "refusal", None)
+            if refusal or choice.finish_reason == "content_filter":
+                text = _refused(refusal or "content filter", text)
         except (AttributeError, IndexError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
         return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "prompt_tokens", "completion_tokens"),
@@ -131,6 +143,8 @@ class AnthropicMessages(_SdkProvider):
             raise _status_error(anthropic, error, self.settings.model) from None
         try:
             text = "".join(block.text for block in response.content if block.type == "text")
+            if getattr(response, "stop_reason", None) == "refusal":  # a compatible server may send none
+                text = _refused("stop_reason refusal", text)
         except (AttributeError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
         return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "input_tokens", "output_tokens"),

@@ -11,18 +11,22 @@ from tqdm import tqdm
 
 from sea.llm.client import ModelClient
 from sea.llm.ledger import Budget, SentCalls
+from sea.llm.providers import REFUSED
 from sea.llm.types import CallFailure, Completion, Message
 from sea.questions.model import ANSWER_SCHEMA, KEPT, Outcome, Question
 from sea.questions.parsing import parse_answer
 
 
 def answer_record(question: Question, testee: str, result: Completion | CallFailure) -> dict:
-    """One answers.parquet row. A failed call is recorded as failed, never as a wrong answer."""
+    """One answers.parquet row. A failed call is recorded as failed, never as a wrong answer; so is a refused
+    one (REFUSED), with its text and the tokens it was charged."""
     if isinstance(result, CallFailure):
         return {"question_id": question.question_id, "testee": testee, "raw_reply": result.reason, "parsed_letter": None,
                 "outcome": Outcome.FAILED.value, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "latency_s": 0.0, "cached": False}
-    letter = parse_answer(result.text)
-    outcome = Outcome.UNPARSEABLE if letter is None else Outcome.CORRECT if letter == question.gold_letter else Outcome.WRONG
+    refused = result.text.startswith(REFUSED)
+    letter = None if refused else parse_answer(result.text)
+    outcome = (Outcome.FAILED if refused else Outcome.UNPARSEABLE if letter is None
+               else Outcome.CORRECT if letter == question.gold_letter else Outcome.WRONG)
     return {"question_id": question.question_id, "testee": testee, "raw_reply": result.text, "parsed_letter": letter,
             "outcome": outcome.value, "input_tokens": result.input_tokens, "output_tokens": result.output_tokens,
             "cost_usd": result.cost_usd, "latency_s": result.latency_s, "cached": result.cached}

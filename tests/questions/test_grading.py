@@ -1,14 +1,16 @@
+import pytest
 
 from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient
 from sea.llm.fake_server import FakeLLMServer
 from sea.llm.ledger import Ledger, PriceTable, default_prices
-from sea.llm.providers import OpenAIChat
+from sea.llm.providers import AnthropicMessages, OpenAIChat
 from sea.llm.types import CallFailure, Completion
 from sea.questions import prompts
 from sea.questions.grading import (
     answer_record,
     answers_table,
+    ask,
     ask_once_each,
     tally,
 )
@@ -74,3 +76,23 @@ def test_questions_asked_again_after_a_billable_failure_count_the_attempt_it_lef
     assert [r["question_id"] for r in again] == [q.question_id for q in questions[1:]] and all(r["cached"] for r in again)
     assert requests_again == 6
     assert [r["cached"] for r in fewer] == [False] + [True] * 4 and server.state.requests == 7
+
+
+@pytest.mark.parametrize("model, provider, suffix, fault, why", [
+    ("openai:gpt-4o-mini", OpenAIChat, "/v1", "refusal", "I'm sorry, I can't help with that."),
+    ("openai:gpt-4o-mini", OpenAIChat, "/v1", "content_filter", "content filter"),
+    ("anthropic:claude-haiku-4-5", AnthropicMessages, "", "refusal", "stop_reason refusal")])
+def test_a_refused_question_keeps_its_refusal_and_counts_neither_right_nor_wrong(model, provider, suffix, fault, why,
+                                                                                 monkeypatch):
+    """A bug hunt: a refusal or a filtered reply (content null) was stored as "" and graded unparseable, so wrong:
+    46 of 46 wrong, every paragraph a blind spot."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    with FakeLLMServer(script=[fault]) as server:
+        settings = ModelSettings(model=model, base_url=server.base_url + suffix)
+        client = ModelClient("testee", settings, provider(settings), cache=ResponseCache(None), ledger=Ledger(),
+                             prices=PriceTable(default_prices()))
+        [record], _ = client.run(ask(client, [QUESTION], [prompts.testee_messages(QUESTION.question, QUESTION.options)]))
+    assert record["raw_reply"] == f"[refused: {why}]" and record["outcome"] == Outcome.FAILED
+    assert record["input_tokens"] > 0 and record["parsed_letter"] is None  # it was served, and charged
+    assert tally([record["outcome"]]) == (0, 0)
