@@ -25,9 +25,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # prompt but says the reply was cut at max_tokens (finish_reason "length", stop_reason "max_tokens").
 USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000, "fractional_usage": 1.5,
                 "huge_usage": 10**12}
-# "refusal" and "content_filter" answer with a refusal as each API sends one (see _refuse).
+# "refusal" and "content_filter" answer with a refusal as each API sends one (see _refuse). "html" answers a web
+# page; "stream" the reply as server-sent events, as a server that only streams does.
 REFUSALS = ("refusal", "content_filter")
-FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", "length", *USAGE_FAULTS, *REFUSALS)
+FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", "length", *USAGE_FAULTS, *REFUSALS,
+          "html", "stream")
 
 
 def count_tokens(text: str) -> int:
@@ -110,9 +112,10 @@ class FakeLLMServer:
             def log_message(self, *args) -> None:  # keep test output clean
                 pass
 
-            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None,
+                      content_type: str = "application/json") -> None:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(body)))
                 for name, value in (headers or {}).items():
                     self.send_header(name, value)
@@ -143,6 +146,9 @@ class FakeLLMServer:
                 if fault == "malformed":
                     self._send(200, b'{"choices": [ {"message": ')
                     return
+                if fault == "html":
+                    self._send(200, b"<html><body><h1>Welcome</h1></body></html>", content_type="text/html")
+                    return
                 with server._lock:
                     server.state.concurrent += 1
                     server.state.max_concurrent = max(server.state.max_concurrent, server.state.concurrent)
@@ -165,6 +171,9 @@ class FakeLLMServer:
                     _cut(body)
                 if fault in REFUSALS:
                     _refuse(body, fault)
+                if fault == "stream":
+                    self._send(200, f"data: {json.dumps(body)}\n\ndata: [DONE]\n\n".encode(), content_type="text/event-stream")
+                    return
                 self._send(200, json.dumps(body).encode())
 
         return Handler

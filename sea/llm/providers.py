@@ -66,6 +66,18 @@ def _status_error(sdk, error: Exception, model: str) -> ProviderError:
     return malformed(model, error)
 
 
+def _not_json(model: str, body: str) -> ProviderError:
+    """A reply whose body is not JSON (the SDKs hand it back as text): a web page, or a server that only streams.
+    Every call would get the same: the endpoint is not the API's, or not one SEA can read."""
+    if body.lstrip().startswith(("data:", "event:")):
+        what = "streamed server-sent events though none were asked for (a server that streams only)"
+    else:
+        what = f"a body that is not JSON ({body.strip()[:80]!r})"
+    return ProviderError(f"{model}: the endpoint answered {what}; check base_url: it must be the API's root (…/v1 for "
+                         f"an OpenAI-compatible server) on a server that answers whole replies", retryable=False,
+                         billable=True, refused=True)
+
+
 def malformed(model: str, error: Exception) -> ProviderError:
     """A reply that came back but cannot be read: the server did the work."""
     return ProviderError(f"{model}: malformed response ({type(error).__name__}: {error})", retryable=True, billable=True)
@@ -113,6 +125,8 @@ class OpenAIChat(_SdkProvider):
             )
         except (openai.APIError, ValueError) as error:  # ValueError: a body that is not JSON
             raise _status_error(openai, error, self.settings.model) from None
+        if isinstance(response, str):
+            raise _not_json(self.settings.model, response)
         try:
             choice = response.choices[0]
             text = choice.message.content or ""
@@ -141,6 +155,8 @@ class AnthropicMessages(_SdkProvider):
             )
         except (anthropic.APIError, ValueError) as error:
             raise _status_error(anthropic, error, self.settings.model) from None
+        if isinstance(response, str):
+            raise _not_json(self.settings.model, response)
         try:
             text = "".join(block.text for block in response.content if block.type == "text")
             if getattr(response, "stop_reason", None) == "refusal":  # a compatible server may send none

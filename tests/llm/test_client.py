@@ -373,3 +373,14 @@ def test_a_reply_cut_at_max_tokens_says_so_and_still_does_from_the_cache(tmp_pat
         again = make_client(server, provider, cache=ResponseCache(tmp_path / "responses.sqlite")).complete_sync(question(0))
     assert cut.cut and not whole.cut
     assert again.cached and again.cut and server.state.requests == 2
+
+
+@pytest.mark.parametrize("fault, said", [("html", r"a body that is not JSON \('<html>"), ("stream", "a server that streams only")])
+def test_a_reply_that_is_not_json_stops_at_once_naming_base_url(provider, fault, said):
+    """A bug hunt: a web page or a server that only streams gave "malformed response (AttributeError: 'str' object has
+    no attribute 'choices')", retried and charged its worst case on every attempt."""
+    with FakeLLMServer(script=[fault] * 3) as server:  # the calls after them would be answered
+        client = make_client(server, provider, max_in_flight=1)
+        with pytest.raises(EndpointFailing, match=rf"refused a call \(.*{said}.*; check base_url"):
+            client.run(client.complete_many([question(i) for i in range(3)]))
+    assert server.state.requests == 1
