@@ -25,11 +25,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # prompt but says the reply was cut at max_tokens (finish_reason "length", stop_reason "max_tokens").
 USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000, "fractional_usage": 1.5,
                 "huge_usage": 10**12}
-# "refusal" and "content_filter" answer with a refusal as each API sends one (see _refuse). "html" answers a web
+# "quota" is OpenAI's 429 for an account whose quota is used up. "refusal" and "content_filter" answer with a refusal as each API sends one (see _refuse). "html" answers a web
 # page; "stream" the reply as server-sent events, as a server that only streams does.
 REFUSALS = ("refusal", "content_filter")
 FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", "length", *USAGE_FAULTS, *REFUSALS,
-          "html", "stream")
+          "html", "stream", "quota")
 
 
 def count_tokens(text: str) -> int:
@@ -142,6 +142,11 @@ class FakeLLMServer:
                     retry_after = (email.utils.formatdate(time.time() + math.ceil(server.retry_after_s), usegmt=True)
                                    if fault == "429_date" else str(server.retry_after_s))
                     self._send(status, error, {"Retry-After": retry_after} if status == 429 else None)
+                    return
+                if fault == "quota":
+                    error = {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
+                                       "code": "insufficient_quota"}}
+                    self._send(429, json.dumps(error).encode())
                     return
                 if fault == "malformed":
                     self._send(200, b'{"choices": [ {"message": ')

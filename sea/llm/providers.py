@@ -52,10 +52,13 @@ def _status_error(sdk, error: Exception, model: str) -> ProviderError:
     retryable; a request that may have reached the server is billable."""
     if isinstance(error, sdk.APIStatusError):
         status = error.status_code
-        retryable = status in (408, 409, 429) or status >= 500
+        quota_used_up = getattr(error, "code", None) == "insufficient_quota"  # OpenAI's 429 that no wait ends
+        retryable = (status in (408, 409, 429) or status >= 500) and not quota_used_up
         message = without_key(error.message, error.response.request.headers)
-        return ProviderError(f"{model}: HTTP {status} ({message})", retryable=retryable,
-                             retry_after=_retry_after(error.response.headers), refused=status in (401, 403, 404))
+        what = "the account's quota is used up: add credit or use another key; " if quota_used_up else ""
+        return ProviderError(f"{model}: HTTP {status} ({what}{message})", retryable=retryable,
+                             retry_after=_retry_after(error.response.headers),
+                             refused=status in (401, 403, 404) or quota_used_up)
     if isinstance(error, sdk.APIConnectionError):  # APITimeoutError included
         cause = error.__cause__ or error
         what = "request timed out" if isinstance(error, sdk.APITimeoutError) else "connection failed"

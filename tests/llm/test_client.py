@@ -375,6 +375,7 @@ def test_a_reply_cut_at_max_tokens_says_so_and_still_does_from_the_cache(tmp_pat
     assert again.cached and again.cut and server.state.requests == 2
 
 
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
 @pytest.mark.parametrize("fault, said", [("html", r"a body that is not JSON \('<html>"), ("stream", "a server that streams only")])
 def test_a_reply_that_is_not_json_stops_at_once_naming_base_url(provider, fault, said):
     """A bug hunt: a web page or a server that only streams gave "malformed response (AttributeError: 'str' object has
@@ -382,5 +383,16 @@ def test_a_reply_that_is_not_json_stops_at_once_naming_base_url(provider, fault,
     with FakeLLMServer(script=[fault] * 3) as server:  # the calls after them would be answered
         client = make_client(server, provider, max_in_flight=1)
         with pytest.raises(EndpointFailing, match=rf"refused a call \(.*{said}.*; check base_url"):
+            client.run(client.complete_many([question(i) for i in range(3)]))
+    assert server.state.requests == 1
+
+
+def test_a_used_up_quota_stops_at_once_saying_so():
+    """A bug hunt: OpenAI's 429 with code insufficient_quota was retried like a rate limit, every attempt of every
+    call (15 s for one call with the default backoff; an audit stopped only after 30 requests)."""
+    with FakeLLMServer(script=["quota"] * 3) as server:  # the calls after them would be answered
+        client = make_client(server, max_in_flight=1)
+        with pytest.raises(EndpointFailing, match=r"refused a call \(.*HTTP 429 \(the account's quota is used up: add "
+                                                  r"credit or use another key; .*You exceeded your current quota\)"):
             client.run(client.complete_many([question(i) for i in range(3)]))
     assert server.state.requests == 1
