@@ -4,19 +4,24 @@ task loader and evaluator."""
 
 import importlib.util
 import json
+import shutil
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sea.audit.rundir import RunDir, open_run
+from sea.audit.rundir import ANSWERS, CONFIG_FILE, RunDir, open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
 from sea.errors import SeaError
 from sea.exports import PARQUET_SCHEMA, export, exported_questions, question_ids
+from sea.files import write_parquet
 from sea.findings.analysis import evaluated, write_findings
+from sea.findings.retest import wrong_answers
 from sea.llm.fake_server import FakeLLMServer
+from sea.questions.grading import answers_table
+from sea.questions.model import Outcome
 from sea.review.sheet import review_sample, write_sheets
 from sea.review.verdicts import import_verdicts
 from sea.settings import FindingsSettings, Params
@@ -74,6 +79,27 @@ def test_jsonl_and_parquet_carry_the_papers_fields_and_the_provenance(finished_a
         exported_questions(finished_audit, testee="openai:gpt-4o")
     with pytest.raises(SeaError, match="choose one of jsonl, parquet, inspect, lm-eval"):
         export(finished_audit, "csv", tmp_path / "csv")
+
+
+def test_a_call_that_failed_in_one_arm_hides_no_answer_another_arm_got(finished_audit, tmp_path):
+    # a bug hunt: the first arm's record of a question won even when its call had failed, so a wrong answer another arm
+    # got to it (a failed call is not cached: asked again) left the export, the retest and the clusters (445 of 475)
+    run = copy_of(finished_audit, tmp_path)
+    config = json.loads((run.root / CONFIG_FILE).read_text(encoding="utf-8"))
+    config["params"]["search"]["arms"] = ["sea", "random"]
+    (run.root / CONFIG_FILE).write_text(json.dumps(config), encoding="utf-8")
+    run = RunDir(run.root)
+    failed, answered = run.arm(PROBE, "sea"), run.arm(PROBE, "random")
+    shutil.copytree(failed.root, answered.root)  # the same questions, answered, in the later arm
+    for step in range(failed.load_state().step):
+        records = failed.read(step, ANSWERS).to_pylist()
+        write_parquet(failed.step_dir(step) / ANSWERS, answers_table(
+            [{**r, "outcome": Outcome.FAILED, "parsed_letter": None, "raw_reply": "HTTP 400"} for r in records]))
+    (failed.root / "steps.csv").unlink(missing_ok=True)  # gathered again from the steps
+    before = exported_questions(finished_audit, testee=PROBE, only_errors=True)
+    after = exported_questions(run, testee=PROBE, only_errors=True)
+    assert len(before) > 0 and list(after["id"]) == list(before["id"]) and list(after["answers"]) == list(before["answers"])
+    assert list(wrong_answers(run, PROBE)["question_id"]) == list(wrong_answers(finished_audit, PROBE)["question_id"])
 
 
 def test_the_inspect_export_runs_in_inspect_eval(finished_audit, tmp_path):

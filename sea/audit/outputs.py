@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
@@ -14,6 +15,7 @@ import pyarrow as pa
 from sea.audit.rundir import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.files import read_table, write_json, write_parquet, write_text
 from sea.llm.ledger import SentCalls
+from sea.questions.model import Outcome
 from sea.search.arms import BASELINE
 
 STEPS_CSV, DAG_JSON, CATEGORIES_CSV = "steps.csv", "dag.json", "categories.csv"
@@ -66,6 +68,18 @@ def arm_tables(arm: ArmDir) -> dict[str, pd.DataFrame]:
     letters = tables[ANSWERS]["parsed_letter"]
     tables[ANSWERS]["parsed_letter"] = letters.astype(object).where(letters.notna(), None)
     return tables
+
+
+def asked_once(tables: Iterable[dict[str, pd.DataFrame]]) -> pd.DataFrame:
+    """Every question in several arms' tables, once, joined with the testee's answer: an answer where
+    any arm got one, the failed record only where every arm's call failed (a failed call is not
+    cached, so another arm asking the same question may get a real answer); among several, the
+    first arm's."""
+    tables = list(tables)
+    questions = pd.concat([t[QUESTIONS] for t in tables]).drop_duplicates("question_id")
+    answers = pd.concat([t[ANSWERS] for t in tables])
+    answers = answers.sort_values("outcome", key=lambda outcome: outcome == Outcome.FAILED, kind="stable")
+    return questions.merge(answers.drop_duplicates("question_id"), on="question_id")
 
 
 def category_table(paragraphs: pd.DataFrame) -> pd.DataFrame:

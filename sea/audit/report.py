@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 
 from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
-from sea.audit.outputs import CATEGORIES_CSV, arm_tables, curves, summarise
+from sea.audit.outputs import CATEGORIES_CSV, arm_tables, asked_once, curves, summarise
 from sea.audit.rundir import ANSWERS, FIXED, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.choices import LETTERS
 from sea.files import read_json, write_text
@@ -218,10 +218,8 @@ def _asked(tables: dict[ArmDir, dict], testee: str) -> pd.DataFrame:
     arms = {arm: t for arm, t in tables.items() if arm.testee == testee}
     if not arms:
         return pd.DataFrame(columns=["question_id", "para_id", "outcome", "category"])
-    questions = pd.concat([t[QUESTIONS] for t in arms.values()]).drop_duplicates("question_id")
-    answers = pd.concat([t[ANSWERS] for t in arms.values()]).drop_duplicates("question_id")
     paragraphs = pd.concat([t[PARAGRAPHS] for t in arms.values()]).drop_duplicates("para_id")[["para_id", "title", "section", "category"]]
-    asked = questions.merge(answers, on="question_id").merge(paragraphs, on="para_id")
+    asked = asked_once(arms.values()).merge(paragraphs, on="para_id")
     return asked[asked["outcome"] != Outcome.FAILED]
 
 

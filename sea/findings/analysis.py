@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from sea.audit.ground_truth import planted_for
-from sea.audit.outputs import arm_tables
-from sea.audit.rundir import ANSWERS, PARAGRAPH_SCHEMA, PARAGRAPHS, QUESTIONS, RunDir, slug
+from sea.audit.outputs import arm_tables, asked_once
+from sea.audit.rundir import PARAGRAPH_SCHEMA, PARAGRAPHS, RunDir, slug
 from sea.choices import LETTERS
 from sea.embeddings import DocumentVectors, document_vectors
 from sea.files import replacing, write_json, write_text
@@ -47,9 +47,7 @@ def evaluated(run: RunDir, testee: str) -> Evaluated:
     paragraphs = pd.concat([t[PARAGRAPHS] for t in tables]).dropna(subset=["error_rate"])
     paragraphs = (paragraphs.assign(source=paragraphs.groupby("para_id")["source"].transform("any"))
                   .sort_values(["para_id", "questions"], ascending=[True, False]).drop_duplicates("para_id").reset_index(drop=True))
-    questions = pd.concat([t[QUESTIONS] for t in tables]).drop_duplicates("question_id")
-    answers = pd.concat([t[ANSWERS] for t in tables]).drop_duplicates("question_id")
-    return Evaluated(paragraphs, questions.merge(answers, on="question_id"))
+    return Evaluated(paragraphs, asked_once(tables))
 
 
 @dataclass(frozen=True)
