@@ -19,8 +19,9 @@ from sea.settings import ModelSettings
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Chat templates add a few tokens per message; a token never covers less than one character
-# of text, so characters + overhead bounds the input tokens from above.
+# Chat templates add a few tokens per message; a byte-level BPE token never covers less than one
+# byte of UTF-8 (a Devanagari or Thai character is 3 bytes, and may be 3 tokens), so bytes + overhead
+# bounds the input tokens from above.
 _TEMPLATE_TOKENS_PER_MESSAGE = 8
 _TEMPLATE_TOKENS_PER_CALL = 16
 
@@ -41,7 +42,7 @@ class CallFailed(Exception):
 
 
 def input_token_bound(messages: Sequence[Message]) -> int:
-    return sum(len(m["content"]) + _TEMPLATE_TOKENS_PER_MESSAGE for m in messages) + _TEMPLATE_TOKENS_PER_CALL
+    return sum(len(m["content"].encode()) + _TEMPLATE_TOKENS_PER_MESSAGE for m in messages) + _TEMPLATE_TOKENS_PER_CALL
 
 
 class ModelClient:

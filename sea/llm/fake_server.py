@@ -57,7 +57,7 @@ class _Server(ThreadingHTTPServer):
 class FakeLLMServer:
     def __init__(self, *, latency_s: float = 0.0, requests_per_minute: float | None = None, window_s: float = 60.0,
                  script: list[str] | None = None, retry_after_s: float = 0.05, hang_s: float = 5.0,
-                 reply: Callable[[str], str] = lambda prompt: "Answer: A"):
+                 reply: Callable[[str], str] = lambda prompt: "Answer: A", tokens: Callable[[str], int] = count_tokens):
         unknown = set(script or []) - set(FAULTS)
         if unknown:
             raise ValueError(f"unknown faults {unknown}; use {FAULTS}")
@@ -66,6 +66,7 @@ class FakeLLMServer:
         self.latency_s, self.window_s = latency_s, window_s
         self.requests_per_window = requests_per_minute * window_s / 60 if requests_per_minute else None
         self.script, self.retry_after_s, self.hang_s, self.reply = deque(script or []), retry_after_s, hang_s, reply
+        self.tokens = tokens  # how the server counts a text's tokens, in the usage it reports
         self.state = ServerState()
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), self._handler())
@@ -160,8 +161,8 @@ class FakeLLMServer:
                 time.sleep(server.latency_s)
                 prompt = "\n".join(str(m.get("content", "")) for m in payload.get("messages", []))
                 text = server.reply(prompt)
-                usage_in = count_tokens(prompt) + count_tokens(str(payload.get("system", "")))
-                usage_out = count_tokens(text)
+                usage_in = server.tokens(prompt) + server.tokens(str(payload.get("system", "")))
+                usage_out = server.tokens(text)
                 with server._lock:
                     state = server.state
                     state.concurrent -= 1

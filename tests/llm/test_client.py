@@ -106,6 +106,18 @@ def test_budget_is_never_exceeded_under_64_way_concurrency(limit):
         assert spent.dollars == pytest.approx(client.prices.cost(client.settings.model, server.state.input_tokens, server.state.output_tokens))
 
 
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_token_budget_holds_when_every_byte_of_the_prompt_is_a_token(provider):
+    # A truth hunt: the input bound counted characters, and a server counting more tokens than that (byte-level
+    # BPE on Devanagari, Thai or rare CJK: up to one token per UTF-8 byte) took budget.tokens=60000 to 63,105.
+    prompts = [[{"role": "user", "content": f"प्रश्न {i}: " + "भारत की राजधानी " * (i % 5) + "\nA) क\nB) ख"}] for i in range(120)]
+    with FakeLLMServer(tokens=lambda text: len(text.encode())) as server:
+        client, budget = make_client(server, provider, max_in_flight=64), Budget(tokens=5000)
+        results, exhausted = client.run(client.complete_many(prompts, budget=budget))
+    assert exhausted and server.state.served == sum(isinstance(r, Completion) for r in results) > 1
+    assert server.state.input_tokens + server.state.output_tokens == budget.spent.tokens <= 5000
+
 def test_budget_exhausted_before_sending(tmp_path):
     with FakeLLMServer() as server:
         client, budget = make_client(server), Budget(calls=1)
