@@ -24,9 +24,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 # the second as HTTP dates are: the client then waits up to a second less than that. "length" answers the
 # prompt but says the reply was cut at max_tokens (finish_reason "length", stop_reason "max_tokens").
 USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000, "fractional_usage": 1.5,
-                "huge_usage": 10**12}
-# "quota" is OpenAI's 429 for an account whose quota is used up. "refusal" and "content_filter" answer with a refusal as each API sends one (see _refuse). "html" answers a web
-# page; "stream" the reply as server-sent events, as a server that only streams does.
+                "huge_usage": 10**12, "zero_usage": 0}
+# "quota" is OpenAI's 429 for an account whose quota is used up. "refusal" and "content_filter" answer with a refusal as
+# each API sends one (see _refuse). "html" answers a web page; "stream" the reply as server-sent events, as a server that
+# only streams does.
 REFUSALS = ("refusal", "content_filter")
 FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", "length", *USAGE_FAULTS, *REFUSALS,
           "html", "stream", "quota")

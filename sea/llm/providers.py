@@ -96,10 +96,11 @@ def _refused(why: str, text: str) -> str:
 
 
 def _reported_usage(usage: object, input_name: str, output_name: str) -> tuple[int | None, int | None]:
-    """The token counts a reply reported, or (None, None) when its usage is missing, null or not a
-    pair of usable counts (usable_token_count): the client then charges the call its worst case."""
+    """The token counts a reply reported, or (None, None) when its usage is missing, null, not a pair of
+    usable counts (usable_token_count) or says the prompt was 0 tokens (a prompt is never empty, its chat
+    template alone is tokens: the server does not count): the client then charges the call its worst case."""
     counts = (getattr(usage, input_name, None), getattr(usage, output_name, None))
-    return counts if all(usable_token_count(n) for n in counts) else (None, None)
+    return counts if all(usable_token_count(n) for n in counts) and counts[0] > 0 else (None, None)
 
 
 class _SdkProvider:

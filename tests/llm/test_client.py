@@ -324,14 +324,15 @@ def test_calls_that_end_a_batch_failing_on_the_endpoints_side_are_not_its_outcom
         client.check_answering()  # answered since: the failures were the calls', not an outage's
 
 
-SPOILED_USAGE = ["no_usage", "null_usage", "negative_usage", "fractional_usage", "huge_usage"]
+SPOILED_USAGE = ["no_usage", "null_usage", "negative_usage", "fractional_usage", "huge_usage", "zero_usage"]
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 @pytest.mark.parametrize("fault", SPOILED_USAGE)
 def test_a_token_budget_holds_as_the_server_counts_it_when_the_reported_usage_is_unusable(provider, fault, tmp_path, caplog):
     # A server reporting negative usage gave budget back (5,000 tokens let 890 calls through); null usage
-    # crashed the audit; absent usage was retried as malformed and paid each time.
+    # crashed the audit; absent usage was retried as malformed and paid each time; usage of 0 tokens (a bug hunt)
+    # was taken as real and let 200 calls through a budget of 4,000 tokens.
     prompts = [question(i, i % 7) for i in range(60)]
     record = tmp_path / "sea.sent-calls.jsonl"
     with FakeLLMServer(script=[fault] * 60) as server:
