@@ -18,7 +18,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # Fault names usable in `script`, one per incoming request, in order; then every request is "ok".
 # "timeout" hangs and never answers; "late" hangs, then does the work and answers (a client that
-# gave up meanwhile was still billed for it, as on a real API). The *_usage faults answer the
+# gave up meanwhile was still billed for it, as on a real API); "trickle" answers, sending its body one
+# byte every trickle_s seconds. The *_usage faults answer the
 # prompt but report token usage that cannot be trusted (the server still counts the true usage);
 # "429_date" gives its Retry-After as an HTTP date, retry_after_s (rounded up) from now, truncated to
 # the second as HTTP dates are: the client then waits up to a second less than that. "length" answers the
@@ -29,8 +30,8 @@ USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000,
 # each API sends one (see _refuse). "html" answers a web page; "stream" the reply as server-sent events, as a server that
 # only streams does.
 REFUSALS = ("refusal", "content_filter")
-FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "malformed", "die", "length", *USAGE_FAULTS, *REFUSALS,
-          "html", "stream", "quota")
+FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "trickle", "malformed", "die", "length", *USAGE_FAULTS,
+          *REFUSALS, "html", "stream", "quota")
 
 
 def count_tokens(text: str) -> int:
@@ -57,7 +58,7 @@ class _Server(ThreadingHTTPServer):
 
 class FakeLLMServer:
     def __init__(self, *, latency_s: float = 0.0, requests_per_minute: float | None = None, window_s: float = 60.0,
-                 script: list[str] | None = None, retry_after_s: float = 0.05, hang_s: float = 5.0,
+                 script: list[str] | None = None, retry_after_s: float = 0.05, hang_s: float = 5.0, trickle_s: float = 0.05,
                  reply: Callable[[str], str] = lambda prompt: "Answer: A", tokens: Callable[[str], int] = count_tokens):
         unknown = set(script or []) - set(FAULTS)
         if unknown:
@@ -67,6 +68,7 @@ class FakeLLMServer:
         self.latency_s, self.window_s = latency_s, window_s
         self.requests_per_window = requests_per_minute * window_s / 60 if requests_per_minute else None
         self.script, self.retry_after_s, self.hang_s, self.reply = deque(script or []), retry_after_s, hang_s, reply
+        self.trickle_s = trickle_s
         self.tokens = tokens  # how the server counts a text's tokens, in the usage it reports
         self.state = ServerState()
         self._lock = threading.Lock()
@@ -115,7 +117,7 @@ class FakeLLMServer:
                 pass
 
             def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None,
-                      content_type: str = "application/json") -> None:
+                      content_type: str = "application/json", trickle_s: float = 0) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(body)))
@@ -123,7 +125,10 @@ class FakeLLMServer:
                     self.send_header(name, value)
                 self.end_headers()
                 try:
-                    self.wfile.write(body)
+                    for chunk in [body[i:i + 1] for i in range(len(body))] if trickle_s else [body]:
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                        time.sleep(trickle_s)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up ("late")
                     self.close_connection = True
 
@@ -181,7 +186,7 @@ class FakeLLMServer:
                 if fault == "stream":
                     self._send(200, f"data: {json.dumps(body)}\n\ndata: [DONE]\n\n".encode(), content_type="text/event-stream")
                     return
-                self._send(200, json.dumps(body).encode())
+                self._send(200, json.dumps(body).encode(), trickle_s=server.trickle_s if fault == "trickle" else 0)
 
         return Handler
 

@@ -5,9 +5,11 @@ and the attempt count, so every attempt is visible to the ledger and the budget.
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import email.utils
 import math
+from collections.abc import Awaitable, Callable
 
 import anthropic
 import httpx2 as httpx  # the transport the openai and anthropic SDKs use (its exceptions are theirs)
@@ -115,6 +117,19 @@ class _SdkProvider:
         self._client = self.client_class(api_key=api_key(settings), base_url=settings.base_url, max_retries=0,
                                          timeout=settings.timeout_s)
 
+    async def _create(self, sdk, create: Callable[..., Awaitable[object]], **request) -> object:
+        """The SDK's `create(**request)` within timeout_s in all: the SDKs' timeout bounds each read, so a
+        server trickling its body a byte at a time would hold the call, and its in-flight slot, open at will.
+        A call cut so is a timeout: it may be billed, and is retried."""
+        try:
+            async with asyncio.timeout(self.settings.timeout_s):
+                return await create(**request)
+        except TimeoutError:
+            raise ProviderError(f"{self.settings.model}: request timed out (no whole reply within timeout_s, "
+                                f"{self.settings.timeout_s:g} s)", retryable=True, billable=True) from None
+        except (sdk.APIError, ValueError) as error:  # ValueError: a body that is not JSON
+            raise _status_error(sdk, error, self.settings.model) from None
+
 
 class OpenAIChat(_SdkProvider):
     """`openai:<model>` and `openai-compatible:<model>` (vLLM, Ollama, llama.cpp, LiteLLM, Azure)."""
@@ -122,13 +137,10 @@ class OpenAIChat(_SdkProvider):
     client_class = openai.AsyncOpenAI
 
     async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply:
-        try:
-            response = await self._client.chat.completions.create(
-                model=self.settings.name, messages=messages, temperature=decoding.temperature, top_p=decoding.top_p,
-                max_tokens=decoding.max_tokens, seed=decoding.seed,
-            )
-        except (openai.APIError, ValueError) as error:  # ValueError: a body that is not JSON
-            raise _status_error(openai, error, self.settings.model) from None
+        response = await self._create(
+            openai, self._client.chat.completions.create, model=self.settings.name, messages=messages,
+            temperature=decoding.temperature, top_p=decoding.top_p, max_tokens=decoding.max_tokens, seed=decoding.seed,
+        )
         if isinstance(response, str):
             raise _not_json(self.settings.model, response)
         try:
@@ -152,13 +164,8 @@ class AnthropicMessages(_SdkProvider):
     async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply:
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
         turns = [m for m in messages if m["role"] != "system"]
-        try:
-            response = await self._client.messages.create(
-                model=self.settings.name, messages=turns, max_tokens=decoding.max_tokens,
-                **({"system": system} if system else {}),
-            )
-        except (anthropic.APIError, ValueError) as error:
-            raise _status_error(anthropic, error, self.settings.model) from None
+        response = await self._create(anthropic, self._client.messages.create, model=self.settings.name, messages=turns,
+                                      max_tokens=decoding.max_tokens, **({"system": system} if system else {}))
         if isinstance(response, str):
             raise _not_json(self.settings.model, response)
         try:

@@ -69,6 +69,18 @@ def test_transient_faults_are_retried(fault):
     assert server.state.requests == 3 and server.state.served == 1
 
 
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_timeout_s_bounds_the_whole_call_not_each_read(provider, tmp_path):
+    # A bug hunt: the SDKs' timeout bounds each read, so with timeout_s=3 a body trickled a byte every 0.2 s kept
+    # the call open 57 s (OpenAI SDK) and 48 s (Anthropic). Cut at timeout_s, it is paid as a timeout and retried.
+    record = tmp_path / "sea.sent-calls.jsonl"
+    with FakeLLMServer(script=["trickle"], trickle_s=0.05) as server:  # some 300 bytes: 15 s
+        client, budget = make_client(server, provider, timeout_s=0.5), Budget(calls=10, sent=SentCalls(record, 0))
+        assert client.complete_sync(question(0), budget=budget).text == "Answer: A"
+    assert server.state.requests == 2 and budget.spent.calls == 2  # the retry was answered; the cut attempt is paid
+    assert SentCalls(record, 0).paid()["unsettled_calls"] == 1
+
+
 def test_a_call_that_keeps_failing_is_surfaced_with_its_reason():
     with FakeLLMServer(script=["500"] * 3) as server:
         client, budget = make_client(server, max_attempts=3), Budget(calls=10)
