@@ -173,6 +173,11 @@ def format_summary(summary: dict) -> str:
                      f"they are not answers, so the error rates leave them out; each step's count is in steps.csv")
     if paid := [row for row in summary["arms"] if "paid_calls" in row]:
         lines.append(paid_line(paid))
+    for row in summary["arms"]:
+        for field, figures in row.get("over_budget", {}).items():
+            spent, limit = (f"${figures[k]:.6g}" if field == "dollars" else f"{figures[k]:,} {field}" for k in ("spent", "limit"))
+            lines.append(f"\nOver budget: {row['testee']} {row['arm']} spent {spent}, above its limit of {limit}: the "
+                         f"API counted more tokens than the calls in flight had reserved (the log names the model and counts)")
     if unfinished := [f"{row['testee']} {row['arm']}" for row in summary["arms"] if not row["finished"]]:
         lines.append(f"\nNot finished: {', '.join(unfinished)}; its figures are those of the steps done so far. Continue it "
                      f"with `sea audit --resume {summary['run_id']}`")

@@ -274,3 +274,8 @@ def test_the_summary_says_how_many_calls_failed_and_where():
     cut = format_summary({"run_id": "r", "arms": [{**row, "arm": "sea", "failed_calls": 0, "finished": False}, {**row, "arm": "random", "failed_calls": 0}]})
     assert cut.endswith("\n\nNot finished: openai:gpt-4o-mini sea; its figures are those of the steps done so far. "
                         "Continue it with `sea audit --resume r`")
+    over = format_summary({"run_id": "r", "arms": [{**row, "arm": "sea", "failed_calls": 0, "over_budget": {
+        "dollars": {"spent": 0.012051, "limit": 0.01}, "tokens": {"spent": 6188, "limit": 6000}}}]})
+    assert ("\n\nOver budget: openai:gpt-4o-mini sea spent $0.012051, above its limit of $0.01: the API counted more tokens "
+            "than the calls in flight had reserved (the log names the model and counts)") in over  # the exact figure, not "$0.01"
+    assert "spent 6,188 tokens, above its limit of 6,000 tokens" in over

@@ -14,7 +14,7 @@ import pyarrow as pa
 
 from sea.audit.rundir import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
 from sea.files import read_table, write_json, write_parquet, write_text
-from sea.llm.ledger import SentCalls
+from sea.llm.ledger import Reservation, SentCalls, over_limits
 from sea.questions.model import Outcome
 from sea.search.arms import BASELINE
 
@@ -93,10 +93,17 @@ def category_table(paragraphs: pd.DataFrame) -> pd.DataFrame:
 def summarise(run: RunDir) -> dict:
     """Final figures per testee and arm, and each arm's cumulative error relative to random's."""
     arms = []
+    recorded = run.params  # the run's own, from its config.json (a dependency of every stage reading the run), not params.yaml
+    limits = {"calls": recorded.budget.testee_calls, "tokens": recorded.budget.tokens, "dollars": recorded.budget.dollars}
     for arm in run.arms():
         steps = step_metrics(arm)
         last = steps[-1] if steps else {}
-        arms.append({"testee": arm.testee, "arm": arm.arm, "steps": len(steps), "finished": arm.load_state().finished,
+        state = arm.load_state()
+        # a server counted more than the client reserved (ModelClient._note_excess): the exact figure, the limit beside it
+        over = {field: {"spent": spent, "limit": limits[field]}
+                for field, spent in over_limits(limits, Reservation(**state.spent)).items()}
+        arms.append({"testee": arm.testee, "arm": arm.arm, "steps": len(steps), "finished": state.finished,
+                     **({"over_budget": over} if over else {}),
                      "failed_calls": sum(step["failed_calls"] for step in steps),
                      **{key: last.get(key) for key in ("cumulative_questions", "cumulative_wrong", "cumulative_error_rate",
                                                        "cumulative_sources", "cumulative_pruned_sources", "active_sources",

@@ -50,8 +50,10 @@ class ModelClient:
     against the budget before anything is sent; then the cache is asked; only a miss reaches the
     provider, paced by the rate limits and retried with backoff. An attempt that may have been
     processed without a readable reply (a timeout, a connection lost after sending) is paid for at
-    its worst case, and its retry reserves anew. After `stop_after_failures` calls in a row failed
-    for good, every further call raises EndpointFailing."""
+    its worst case, and its retry reserves anew. A reply the server counted above its reservation (a
+    server ignoring max_tokens, or adding a system prompt of its own) is charged what it counted, and
+    from then on every call reserves the most a reply went over, input and output apart. After
+    `stop_after_failures` calls in a row failed for good, every further call raises EndpointFailing."""
 
     def __init__(self, role: str, settings: ModelSettings, provider: Provider, *, cache: ResponseCache,
                  ledger: Ledger, prices: PriceTable, limiter: RateLimiter | None = None):
@@ -69,6 +71,7 @@ class ModelClient:
         self.failing: EndpointFailing | None = None
         self.cache_scope = ""  # replies cached under another scope are not reused (see cache_key)
         self._warned_usage = False  # the warning about replies without usable token counts was logged
+        self._excess = (0, 0)  # the most input and output tokens a reply was counted above its reservation
 
     def decoding(self, **overrides) -> Decoding:
         """The role's decoding parameters from params.yaml, with per-call overrides."""
@@ -78,6 +81,22 @@ class ModelClient:
     def _cost(self, input_tokens: int, output_tokens: int) -> float | None:
         return self.prices.cost(self.settings.model, input_tokens, output_tokens)
 
+    def _bounds(self, messages: list[Message], decoding: Decoding) -> tuple[int, int]:
+        """The most input and output tokens the call may be counted: what is reserved for it."""
+        return input_token_bound(messages) + self._excess[0], decoding.max_tokens + self._excess[1]
+
+    def _note_excess(self, reply: ProviderReply, bounds: tuple[int, int]) -> None:
+        """Warn of a reply counted above the bounds it was reserved at, and reserve that much more from now on:
+        what the server counted is charged (Budget.settle), so only the calls already in flight can overshoot."""
+        over = (reply.input_tokens - bounds[0], reply.output_tokens - bounds[1])
+        excess = (max(self._excess[0], over[0]), max(self._excess[1], over[1]))
+        if excess == self._excess:
+            return
+        self._excess = excess
+        log.warning("%s at %s counted %d input and %d output tokens for a call reserved at %d and %d; "
+                    "charged as counted, and every call reserves %d input and %d output tokens more from now on",
+                    self.settings.model, self.provider.endpoint, reply.input_tokens, reply.output_tokens, *bounds, *excess)
+
     async def complete(self, messages: list[Message], decoding: Decoding | None = None,
                        budget: Budget | None = None, cache_scope: str | None = None) -> Completion:
         """The model's reply, charged to `budget` (None: not limited), looked up in the response
@@ -85,14 +104,14 @@ class ModelClient:
         before anything is sent when the budget cannot cover the call, CallFailed (with the
         reason) when every attempt failed, and EndpointFailing once too many calls in a row failed."""
         decoding = decoding or self.decoding()
-        input_bound = input_token_bound(messages)
-        worst = (input_bound + decoding.max_tokens, self._cost(input_bound, decoding.max_tokens))
         key = self._cache_key(messages, decoding, cache_scope)
         budget = budget or self._unlimited
         async with self.limiter:
             if self.failing:
                 raise self.failing
             started = time.perf_counter()
+            bounds = self._bounds(messages, decoding)  # in the slot: with the excesses of every call settled so far
+            worst = (sum(bounds), self._cost(*bounds))
             reservation = await budget.reserve(*worst)
             reply = self.cache.get(key)
             cached = reply is not None
@@ -101,7 +120,7 @@ class ModelClient:
                               self._cost(reply.input_tokens, reply.output_tokens))
             else:
                 try:
-                    reply = await self._call_with_retries(messages, decoding, budget, reservation, worst, key)
+                    reply = await self._call_with_retries(messages, bounds, decoding, budget, reservation, worst, key)
                 except CallFailed as failed:
                     self.ledger.record_failure(self.role, self.settings.model)
                     if failed.refused and not self.failing:  # every call would be: stop before the batch is kept
@@ -110,6 +129,7 @@ class ModelClient:
                     self._unanswered = [*self._unanswered, failed.failure.reason] if failed.endpoint_side else []
                     raise
                 self._failures_in_a_row, self._unanswered = 0, []
+            self._note_excess(reply, bounds)  # before another call reserves: nothing awaited since it was settled
         cost = self._cost(reply.input_tokens, reply.output_tokens)
         self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens, cost, cached)
         meter.record(self.role, reply.input_tokens, reply.output_tokens, cost)
@@ -138,7 +158,7 @@ class ModelClient:
             raise self._endpoint_failing(f"the last {len(self._unanswered)} calls failed after their retries (last: "
                                          f"{self._unanswered[-1]}) and none has been answered since, so this step is not kept")
 
-    async def _call_with_retries(self, messages: list[Message], decoding: Decoding, budget: Budget,
+    async def _call_with_retries(self, messages: list[Message], bounds: tuple[int, int], decoding: Decoding, budget: Budget,
                                  reservation: Reservation | None, worst: tuple[int, float | None], key: str) -> ProviderReply:
         """Runs inside an in-flight slot; backing off keeps the slot, easing load on a struggling
         server. A connection refused before the endpoint has ever answered is not retried: the
@@ -172,7 +192,7 @@ class ModelClient:
                     log.warning("%s attempt %d failed (%s); retrying in %.2f s", settings.model, attempt, error.reason, delay)
                     await asyncio.sleep(delay)
                 else:
-                    reply = self._with_usable_usage(reply, messages, decoding)
+                    reply = self._with_usable_usage(reply, bounds)
                     self.cache.put(key, settings.model, reply)
                     used = (reply.input_tokens + reply.output_tokens, self._cost(reply.input_tokens, reply.output_tokens))
                     budget.close(ticket, *used)
@@ -184,7 +204,7 @@ class ModelClient:
             raise
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _with_usable_usage(self, reply: ProviderReply, messages: list[Message], decoding: Decoding) -> ProviderReply:
+    def _with_usable_usage(self, reply: ProviderReply, bounds: tuple[int, int]) -> ProviderReply:
         """The reply, or, when the provider found no token counts it could trust (usable_token_count:
         a negative count would give budget back, a fractional one would be refused by the cache on
         resume), its text charged the call's worst case, the reservation made for it: the budget
@@ -195,7 +215,7 @@ class ModelClient:
             self._warned_usage = True
             log.warning("%s at %s reported no usable token usage; charging each such call its worst case",
                         self.settings.model, self.provider.endpoint)
-        return ProviderReply(reply.text, input_token_bound(messages), decoding.max_tokens, reply.cut)
+        return ProviderReply(reply.text, *bounds, reply.cut)
 
     async def complete_many(self, requests: Sequence[list[Message]], decoding: Decoding | None = None,
                             budget: Budget | None = None, cache_scope: str | None = None,

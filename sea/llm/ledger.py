@@ -73,6 +73,12 @@ class Reservation:
         return Reservation(self.calls + other.calls, self.tokens + other.tokens, self.dollars + other.dollars)
 
 
+def over_limits(limits: dict[str, float | None], spent: Reservation) -> dict[str, float]:
+    """The figures of `spent` above their limits (calls, tokens, dollars; None: not limited), float sums' rounding aside."""
+    return {field: getattr(spent, field) for field, limit in limits.items()
+            if limit is not None and getattr(spent, field) > limit + 1e-12}
+
+
 class SentCalls:
     """A write-ahead record, on disk, of the attempts sent to a server that may bill them, by step.
     Each attempt is written before it is sent and closed once its reply is in the response cache (a
@@ -159,10 +165,7 @@ class Budget:
 
     def _over(self, committed: Reservation, wanted: Reservation) -> str | None:
         """The first limit that committed + wanted would exceed."""
-        for field, limit in self.limits.items():
-            if limit is not None and getattr(committed, field) + getattr(wanted, field) > limit + 1e-12:
-                return field
-        return None
+        return next(iter(over_limits(self.limits, committed + wanted)), None)
 
     async def reserve(self, tokens: int, dollars: float | None) -> Reservation:
         wanted = Reservation(1, tokens, dollars or 0.0)
@@ -191,8 +194,9 @@ class Budget:
         return self.limits["calls"] - self.spent.calls - self.reserved.calls
 
     def settle(self, reservation: Reservation, tokens: int, dollars: float | None) -> None:
-        """Replace the reservation by the actual use (at most the reservation: max_tokens caps
-        the output and the input estimate is an upper bound)."""
+        """Replace the reservation by the actual use, as the server counted it: above the reservation
+        when it ignored max_tokens or added a prompt of its own (the client then reserves more,
+        ModelClient._note_excess), so `spent` can end above a limit by the calls then in flight."""
         self._add(self.reserved, reservation, -1)
         self._add(self.spent, Reservation(1, tokens, dollars or 0.0), +1)
         self._settled.set()

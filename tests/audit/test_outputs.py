@@ -1,5 +1,7 @@
 """An arm's whole-run tables follow its steps, and a question several arms asked counts once."""
 
+import json
+
 import pandas as pd
 
 from sea.audit.outputs import arm_tables, asked_once, gather_arm, summarise
@@ -51,3 +53,16 @@ def test_a_question_asked_in_several_arms_counts_once_with_an_answer_where_any_a
     assert asked.loc["both-answered", ["outcome", "parsed_letter"]].tolist() == ["correct", "A"]  # answered in both: the first arm's
     assert asked.loc["never-answered", "outcome"] == "failed"
     assert (asked["para_id"] == 7).all()
+
+
+def test_an_arm_that_spent_above_its_budget_says_so_with_the_exact_figure(workspace):
+    # A bug hunt: a server counting more than the client reserved took budget.dollars=0.01 to 0.012051, and the
+    # summary printed "$0.01". The summary now gives what was spent above a limit, as spent, beside the limit.
+    arm = workspace.run.arm("simulated:probe", "sea")
+    run_steps(arm, in_process(workspace), 1)
+    assert "over_budget" not in _summary_of(workspace.run, arm)  # within its budget: no key, the metrics as before
+    limit = workspace.run.params.budget.testee_calls
+    state = json.loads(arm.state_path.read_text(encoding="utf-8"))
+    state["spent"]["calls"] = limit + 3  # as a step's replies counted above their reservations leave it
+    arm.state_path.write_text(json.dumps(state), encoding="utf-8")
+    assert _summary_of(workspace.run, arm)["over_budget"] == {"calls": {"spent": limit + 3, "limit": limit}}

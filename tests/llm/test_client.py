@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+import re
 import time
 
 import pytest
@@ -129,6 +130,24 @@ def test_a_token_budget_holds_when_every_byte_of_the_prompt_is_a_token(provider)
         results, exhausted = client.run(client.complete_many(prompts, budget=budget))
     assert exhausted and server.state.served == sum(isinstance(r, Completion) for r in results) > 1
     assert server.state.input_tokens + server.state.output_tokens == budget.spent.tokens <= 5000
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_reply_counted_above_its_reservation_is_charged_as_counted_and_the_next_calls_reserve_more(provider, caplog):
+    # A bug hunt: a server ignoring max_tokens or adding a prompt of its own took a 1,000-token budget to 1,680 at 8 in
+    # flight, and budget.dollars=0.01 to 0.012051, without a warning: every call reserved too little, the last ones too.
+    prompts = [question(i) for i in range(100, 300)]  # of one length: each call is counted the same
+    with FakeLLMServer(reply=lambda prompt: "Answer: A, " + "because " * 10, tokens=lambda text: len(text.encode()) + 60) as server:
+        client, budget = make_client(server, provider, max_in_flight=4), Budget(tokens=6000)
+        results, exhausted = client.run(client.complete_many(prompts, budget=budget))
+    answered = [(p, r) for p, r in zip(prompts, results) if isinstance(r, Completion)]
+    assert exhausted and server.state.served == len(answered)
+    assert budget.spent.tokens == server.state.input_tokens + server.state.output_tokens  # the server's count is charged
+    assert budget.spent.tokens <= 6000  # only the 4 calls in flight when the first came back went over, early in the budget
+    warnings = [r.getMessage() for r in caplog.records if "charged as counted" in r.getMessage()]
+    assert 1 <= len(warnings) <= 4 and re.match(rf"{client.settings.model} at .* counted \d+ input and \d+ output tokens for a "
+                                                rf"call reserved at \d+ and 16; charged as counted", warnings[0])
+
 
 def test_budget_exhausted_before_sending(tmp_path):
     with FakeLLMServer() as server:
