@@ -105,6 +105,9 @@ def _reported_usage(usage: object, input_name: str, output_name: str) -> tuple[i
     return counts if all(usable_token_count(n) for n in counts) and counts[0] > 0 else (None, None)
 
 
+_AFTER_THE_SDK_S = 1.0
+
+
 class _SdkProvider:
     """An official SDK client with its own retries off, pointed at the configured endpoint."""
 
@@ -118,15 +121,18 @@ class _SdkProvider:
                                          timeout=settings.timeout_s)
 
     async def _create(self, sdk, create: Callable[..., Awaitable[object]], **request) -> object:
-        """The SDK's `create(**request)` within timeout_s in all: the SDKs' timeout bounds each read, so a
+        """The SDK's `create(**request)` within about timeout_s in all: the SDKs' timeout bounds each read, so a
         server trickling its body a byte at a time would hold the call, and its in-flight slot, open at will.
-        A call cut so is a timeout: it may be billed, and is retried."""
+        A call cut so is a timeout: it may be billed, and is retried. The whole call's limit comes a moment after
+        the SDK's own connect timeout (timeout_s too), so an endpoint never reached is still told apart: not
+        billed, and not retried before it has ever answered."""
         try:
-            async with asyncio.timeout(self.settings.timeout_s):
+            async with asyncio.timeout(self.settings.timeout_s + _AFTER_THE_SDK_S):
                 return await create(**request)
         except TimeoutError:
-            raise ProviderError(f"{self.settings.model}: request timed out (no whole reply within timeout_s, "
-                                f"{self.settings.timeout_s:g} s)", retryable=True, billable=True) from None
+            raise ProviderError(f"{self.settings.model}: request timed out (no whole reply within timeout_s + "
+                                f"{_AFTER_THE_SDK_S:g} s, {self.settings.timeout_s + _AFTER_THE_SDK_S:g} s)", retryable=True,
+                                billable=True) from None
         except (sdk.APIError, ValueError) as error:  # ValueError: a body that is not JSON
             raise _status_error(sdk, error, self.settings.model) from None
 

@@ -3,6 +3,7 @@
 import asyncio
 import logging
 import re
+import socket
 import time
 
 import pytest
@@ -80,6 +81,32 @@ def test_timeout_s_bounds_the_whole_call_not_each_read(provider, tmp_path):
         assert client.complete_sync(question(0), budget=budget).text == "Answer: A"
     assert server.state.requests == 2 and budget.spent.calls == 2  # the retry was answered; the cut attempt is paid
     assert SentCalls(record, 0).paid()["unsettled_calls"] == 1
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_an_endpoint_that_never_accepts_the_connection_is_unreachable_not_a_billed_timeout(provider):
+    # a review: the whole call's limit, at timeout_s, came before the SDK's connect timeout, so a firewalled
+    # base_url read as a reply that never finished: billed at its worst case and retried max_attempts times
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(0)
+        port = listening.getsockname()[1]
+        queued = [socket.socket() for _ in range(8)]  # the accept queue is full: later connections are never accepted
+        for waiting in queued:
+            waiting.setblocking(False)
+            waiting.connect_ex(("127.0.0.1", port))
+        model = "openai:gpt-4o" if provider == "openai" else "anthropic:claude-haiku-4-5"
+        settings = ModelSettings(model=model, base_url=f"http://127.0.0.1:{port}" + ("/v1" if provider == "openai" else ""),
+                                 timeout_s=0.5, max_attempts=3)
+        kind = OpenAIChat if provider == "openai" else AnthropicMessages
+        client = ModelClient("testee", settings, kind(settings), cache=ResponseCache(None), ledger=Ledger(), prices=PriceTable({}))
+        budget = Budget(calls=10)
+        with pytest.raises(CallFailed) as failed:
+            client.complete_sync(question(0), budget=budget)
+        for waiting in queued:
+            waiting.close()
+    assert "ConnectTimeout" in failed.value.failure.reason and failed.value.failure.attempts == 1  # not retried
+    assert budget.spent.calls == 0  # never sent: not billed
 
 
 def test_a_call_that_keeps_failing_is_surfaced_with_its_reason():
