@@ -76,24 +76,38 @@ def stop_deferred() -> Iterator[None]:
     Handlers raise (Prefect's TerminationSignal, the CLI's Interrupted, Python's KeyboardInterrupt), and one raised
     inside an MLflow write can leave a SQLite connection holding the database's write lock: the runs' own end then
     waits on it (found by sending SIGTERM at chosen points of a step; a Ctrl-C in log_steps' write made the same stop
-    take 49 s, with MLflow's "database is locked" tracebacks). Main thread only: elsewhere no handler runs anyway."""
+    take 49 s, with MLflow's "database is locked" tracebacks). A second one is acted on at once. Main thread only:
+    elsewhere no handler runs anyway."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     arrived = []
-    previous = {signum: signal.signal(signum, lambda signum, frame: arrived.append((signum, frame)))
-                for signum in (signal.SIGTERM, signal.SIGINT)}
+
+    def deferred(signum, frame) -> None:
+        arrived.append((signum, frame))
+        if len(arrived) == 2:  # not deferred: a write waiting on a tracking server that is down may retry for minutes
+            _restore(previous)
+            _act(previous, signum, frame)
+
+    previous = {signum: signal.signal(signum, deferred) for signum in (signal.SIGTERM, signal.SIGINT)}
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        if arrived:
-            signum, frame = arrived[0]
-            if callable(previous[signum]):
-                previous[signum](signum, frame)
-            elif previous[signum] == signal.SIG_DFL:
-                signal.raise_signal(signum)
+        _restore(previous)
+        if len(arrived) == 1:
+            _act(previous, *arrived[0])
+
+
+def _restore(handlers: dict) -> None:
+    for signum, handler in handlers.items():
+        signal.signal(signum, handler)
+
+
+def _act(handlers: dict, signum: int, frame) -> None:
+    if callable(handlers[signum]):
+        handlers[signum](signum, frame)
+    elif handlers[signum] == signal.SIG_DFL:
+        signal.raise_signal(signum)
 
 
 @contextmanager

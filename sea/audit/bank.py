@@ -17,7 +17,7 @@ from sea.errors import SeaError
 from sea.files import DamagedFile, read_json, write_json
 from sea.llm.meter import Meter, metered
 from sea.llm.types import EndpointFailing
-from sea.questions.generate import Drafted, QuestionGenerator
+from sea.questions.generate import REPHRASING, Drafted, QuestionGenerator
 from sea.questions.grading import askable
 from sea.questions.model import DUPLICATE, INVALID, UNSUPPORTED, UNVERIFIED, Question, question_from_record, question_record
 from sea.questions.writer import CUT_REPLY
@@ -44,8 +44,11 @@ class QuestionBank:
                 completed.append(entry)
         self._next_order = len(completed)
         self._unusable: list[list[Question]] = []  # a model writer's latest paragraphs in a row with no askable question
-        for entry in sorted(completed, key=lambda e: e["order"]):
-            self.generator.duplicates.apply(self.questions(entry["para_id"]))
+        in_order = [entry["para_id"] for entry in sorted(completed, key=lambda e: e["order"])]
+        for para_id in in_order:
+            self.generator.duplicates.apply(self.questions(para_id))
+        if self.generator.generator is not None:  # a resumed run stops again before paying, at the same setting
+            self._note_usable(in_order)
 
     def _save(self, entry: dict) -> None:
         self._entries[entry["para_id"]] = entry
@@ -54,6 +57,8 @@ class QuestionBank:
     def drafted(self, para_ids: list[int]) -> int:
         """The generate phase for the paragraphs that have no base questions yet; returns how many."""
         todo = [p for p in dict.fromkeys(para_ids) if p not in self._entries]
+        if todo:
+            self._stop_if_the_writer_gives_nothing()
         self.generator.prepare(todo)
 
         async def one(para_id: int) -> tuple[Drafted, Meter]:
@@ -88,25 +93,26 @@ class QuestionBank:
             self._save({**self._entries[para_id], "questions": [question_record(q) for q in questions],
                         "phrase_usage": meter.to_json(), "order": self._next_order})
             self._next_order += 1
-        self._stop_if_the_writer_gives_nothing(todo)
+        self._note_usable(todo)
+        self._stop_if_the_writer_gives_nothing()
         return len(todo)
 
-    def _stop_if_the_writer_gives_nothing(self, para_ids: list[int]) -> None:
+    def _note_usable(self, para_ids: list[int]) -> None:
+        for para_id in para_ids:
+            questions = self.questions(para_id)
+            self._unusable = [] if askable(questions) else [*self._unusable, questions]
+
+    def _stop_if_the_writer_gives_nothing(self) -> None:
         """Stops the run (kept, to resume) once a model writer has given no askable question for its
         `stop_after_failures` latest paragraphs in a row: a step whose paragraphs have no question still
         counts as evaluated, so the audit would go on through the whole knowledge base, paying the writer at
         every step while the testee is never asked. The offline generator, free and keeping no question for
         most paragraphs by design, is never stopped."""
         writer = self.generator.generator
-        if writer is None:
+        if writer is None or len(self._unusable) < writer.settings.stop_after_failures:
             return
-        for para_id in para_ids:
-            questions = self.questions(para_id)
-            self._unusable = [] if askable(questions) else [*self._unusable, questions]
-        if len(self._unusable) < writer.settings.stop_after_failures:
-            return
-        reasons = Counter(q.reason.split(":")[0] if q.verdict == INVALID else _VERDICTS.get(q.verdict, q.verdict)
-                          for questions in self._unusable for q in questions)
+        reasons = Counter(q.reason.removeprefix(REPHRASING).split(":")[0] if q.verdict == INVALID
+                          else _VERDICTS.get(q.verdict, q.verdict) for questions in self._unusable for q in questions)
         if reasons:
             reason, count = reasons.most_common(1)[0]
             why = f"the commonest reason, {count} of {reasons.total()} drops: {reason}"

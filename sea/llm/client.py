@@ -34,10 +34,10 @@ class Provider(Protocol):
 
 
 class CallFailed(Exception):
-    def __init__(self, failure: CallFailure, endpoint_side: bool, refused: bool = False):
+    def __init__(self, failure: CallFailure, refused: bool = False):
         super().__init__(failure.reason)
         self.failure = failure
-        self.endpoint_side = endpoint_side  # the endpoint failed (5xx, timeouts, no connection), not the request
+        self.endpoint_side = failure.endpoint_side
         self.refused = refused  # the endpoint refuses every call: the key, its rights or the model (ProviderError.refused)
 
 
@@ -186,7 +186,7 @@ class ModelClient:
                         self._reached = True
                     if (not error.retryable or attempt == settings.max_attempts
                             or (error.unreachable and not self._reached)):
-                        raise CallFailed(CallFailure(error.reason, attempt, settings.model), error.retryable,
+                        raise CallFailed(CallFailure(error.reason, attempt, settings.model, endpoint_side=error.retryable),
                                          error.refused) from None
                     delay = backoff_seconds(attempt - 1, error.retry_after, settings.backoff_base_s, settings.backoff_cap_s)
                     log.warning("%s attempt %d failed (%s); retrying in %.2f s", settings.model, attempt, error.reason, delay)

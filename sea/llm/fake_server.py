@@ -30,7 +30,7 @@ USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000,
 # each API sends one (see _refuse). "html" answers a web page; "stream" the reply as server-sent events, as a server that
 # only streams does.
 REFUSALS = ("refusal", "content_filter")
-FAULTS = ("ok", "401", "429", "429_date", "500", "timeout", "late", "trickle", "malformed", "die", "length", *USAGE_FAULTS,
+FAULTS = ("ok", "400", "401", "429", "429_date", "500", "timeout", "late", "trickle", "malformed", "die", "length", *USAGE_FAULTS,
           *REFUSALS, "html", "stream", "quota")
 
 
@@ -143,7 +143,7 @@ class FakeLLMServer:
                     time.sleep(server.hang_s)
                     if fault == "timeout":
                         return
-                if fault in ("401", "429", "429_date", "500"):
+                if fault in ("400", "401", "429", "429_date", "500"):
                     status = int(fault[:3])
                     error = json.dumps({"error": {"message": f"injected {fault}", "type": "injected"}}).encode()
                     retry_after = (email.utils.formatdate(time.time() + math.ceil(server.retry_after_s), usegmt=True)

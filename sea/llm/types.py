@@ -65,6 +65,7 @@ class CallFailure:
     reason: str
     attempts: int
     model: str = ""
+    endpoint_side: bool = True  # the endpoint failed (5xx, timeouts, no connection), not the request it refused
 
 
 class ProviderError(Exception):

@@ -10,7 +10,8 @@ from sea.choices import LETTERS
 from sea.embeddings import Embedder
 from sea.errors import ParamsError
 from sea.llm.client import ModelClient
-from sea.llm.types import CallFailure
+from sea.llm.providers import REFUSED
+from sea.llm.types import CallFailure, Completion
 from sea.questions.model import DUPLICATE, KEPT, UNSUPPORTED, UNVERIFIED, Question
 from sea.questions.parsing import parse_answer
 from sea.questions.prompts import open_book_messages
@@ -32,19 +33,25 @@ def gate_verifier(questions: QuestionSettings, generator: Model | None, verifier
 async def verify(verifier: ModelClient, paragraph: str, questions: list[Question]) -> None:
     """Mark every phrasing the verifier gets wrong with the paragraph in view as unsupported;
     when the phrasing as written fails, its rephrasings go with it. A phrasing whose verifier call
-    failed is marked unverified: the verifier said nothing about it."""
+    failed on the endpoint's side (an outage) or found no budget is marked unverified: the verifier
+    said nothing about it, and the batch is asked again. One whose request the endpoint refused (a
+    400: a content filter, a prompt too long) would be refused again, so it is unsupported."""
     pending = [q for q in questions if q.verdict == KEPT]
     results, _ = await verifier.complete_many([open_book_messages(paragraph, q.question, q.options) for q in pending])
     failed_bases = set()
     for question, result in zip(pending, results, strict=True):
-        if isinstance(result, CallFailure):
-            question.verdict, question.reason = UNVERIFIED, result.reason
+        if isinstance(result, CallFailure) and not result.endpoint_side:
+            question.verdict, question.reason = UNSUPPORTED, f"not verified: {result.reason}"
+            continue
+        if not isinstance(result, Completion):
+            question.verdict, question.reason = UNVERIFIED, result.reason if result else "no budget left for the verifier"
             continue
         letter = parse_answer(result.text)
         if letter == question.gold_letter:
             continue
         question.verdict = UNSUPPORTED
-        question.reason = f"verifier, shown the paragraph, answered {letter or 'unparseably'} (gold {question.gold_letter})"
+        question.reason = (f"the verifier refused it: {result.text[:200]}" if result.text.startswith(REFUSED) else
+                           f"verifier, shown the paragraph, answered {letter or 'unparseably'} (gold {question.gold_letter})")
         if question.variant == 0:
             failed_bases.add(question.base_question_id)
     for question in questions:

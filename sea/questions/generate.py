@@ -34,6 +34,7 @@ from sea.settings import Params
 RELATED_TITLES = 12  # same-type titles offered as distractors beside the neighbours' spans
 TAGS_FILE = "entities.sqlite"  # in paths.cache_dir: what the tagger found in each text (sea.questions.tags)
 LEADS_KEPT = 100_000  # article leads remembered before the memo starts over (~100 MB; the full dump has millions)
+REPHRASING = "rephrasing: "  # begins the reason a rephrasing was dropped for
 TYPE_SAMPLE = 20_000  # documents of one type compared with the answer's (a type of the full dump may hold millions)
 
 
@@ -165,7 +166,7 @@ class QuestionGenerator:
             if phrasings is None:
                 written = await rephrase(self.generator, draft, settings.variants - 1, settings.writer_attempts)
                 phrasings = written.kept
-                questions += [invalid_record(paragraph.para_id, text, f"rephrasing: {reason}", self.name)
+                questions += [invalid_record(paragraph.para_id, text, f"{REPHRASING}{reason}", self.name)
                               for text, reason in written.dropped]
             questions += phrasings_to_questions(paragraph.para_id, draft, phrasings, self.name, settings.seed)
         if self.verifier:

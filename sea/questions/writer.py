@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sea.llm.client import CallFailed, ModelClient
+from sea.llm.providers import REFUSED
 from sea.llm.types import Message
 from sea.questions.model import Draft
 from sea.questions.parsing import extract_json
@@ -54,7 +55,8 @@ async def _ask_until_enough(client: ModelClient, messages: list[Message], wanted
         try:
             written = parse(reply)
         except ValueError as error:
-            why = f"{CUT_REPLY}={client.settings.max_tokens}" if completion.cut else "unreadable reply"
+            why = (f"{CUT_REPLY}={client.settings.max_tokens}" if completion.cut
+                   else "refused" if reply.startswith(REFUSED) else "unreadable reply")
             written = Written(dropped=[(reply[:500], f"{why}: {error}")])
         if len(written.kept) >= len(best.kept):
             best = written

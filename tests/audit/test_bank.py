@@ -16,7 +16,7 @@ from sea.llm.types import EndpointFailing
 from sea.files import write_json
 from sea.questions.gate import verify
 from sea.questions.generate import Drafted, invalid_record
-from sea.questions.model import KEPT, Draft, Question
+from sea.questions.model import KEPT, UNSUPPORTED, Draft, Question
 from sea.questions.shuffle import phrasings_to_questions
 from sea.questions.writer import write_drafts
 from sea.settings import ModelSettings
@@ -141,6 +141,10 @@ def test_a_writer_whose_replies_are_all_cut_stops_the_run_once_and_a_resume_pays
     assert sorted(p.name for p in (tmp_path / "bank").glob("*.json")) == ["1.json", "2.json", "3.json", "4.json"]
     again, _ = phrased_with(tmp_path, [[1, 2], [3, 4]])  # resumed: the paragraphs written are kept, nothing is asked again
     assert again == 0
+    again, stopped = phrased_with(tmp_path, [[1, 2], [3, 4], [5, 6]])  # a review: a resume paid for 4 more before stopping
+    assert again == 0 and "for the last 4 paragraphs in a row" in stopped  # at the same setting it stops before asking
+    again, stopped = phrased_with(tmp_path, [[1, 2], [3, 4], [5, 6]], stop_after_failures=6)  # a higher one goes on
+    assert again == 2 and "for the last 6 paragraphs in a row" in stopped
 
 
 def test_the_count_of_paragraphs_without_a_usable_question_is_of_those_in_a_row(tmp_path):
@@ -167,3 +171,13 @@ def test_a_question_whose_verification_failed_is_not_dropped_for_good(tmp_path):
         verified_with(["500"], tmp_path, [1, 2])  # the other paragraph's call is answered
     bank = verified_with([], tmp_path, [1, 2])  # resumed: both verified
     assert [q.verdict for p in (1, 2) for q in bank.questions(p)] == [KEPT, KEPT]
+
+
+def test_a_question_whose_verification_the_endpoint_refused_is_dropped_and_the_batch_kept(tmp_path):
+    # a review: a 400 (a content filter, a prompt too long) would come back at every resume, and the run never got past it
+    draft = Draft("Which city is the capital of France?", ("Paris", "Lyon", "Lille", "Nice"), 0, "")
+    for para_id in (1, 2):
+        write_json(tmp_path / f"{para_id}.json", {"para_id": para_id, **Drafted([(draft, [])], []).to_json(), "draft_usage": {}})
+    bank = verified_with(["400"], tmp_path, [1, 2])
+    verdicts = sorted((q.verdict, q.reason.split(" (")[0]) for p in (1, 2) for q in bank.questions(p))
+    assert verdicts == [(KEPT, ""), (UNSUPPORTED, "not verified: openai:gpt-4o: HTTP 400")]

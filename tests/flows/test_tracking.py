@@ -11,7 +11,7 @@ from mlflow.store.tracking.sqlalchemy_store import SqlAlchemyStore
 from mlflow.tracking import MlflowClient
 
 from flows.cli import Interrupted, _interrupt
-from flows.tracking import DESCRIPTION, AuditTracker, log_to_audit
+from flows.tracking import DESCRIPTION, AuditTracker, log_to_audit, stop_deferred
 from sea.audit.rundir import open_run, slug
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,6 +63,21 @@ def test_a_sigterm_or_ctrl_c_during_an_mlflow_write_is_acted_on_once_the_write_i
     assert logged.data.metrics == {"cumulative_questions": 10.0, "cumulative_error_rate": 0.5,
                                    "by_questions/cumulative_error_rate": 0.5}
     assert logged.info.status == "FAILED"  # and ended, as the signal left the block
+
+
+def test_a_second_stop_inside_an_mlflow_write_is_acted_on_at_once():
+    # a review: a write waiting on a tracking server that is down retries for minutes, and Ctrl-C was held back throughout
+    reached = []
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt), stop_deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            reached.append("the first is deferred")
+            os.kill(os.getpid(), signal.SIGINT)
+            reached.append("the second was too")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert reached == ["the first is deferred"] and signal.getsignal(signal.SIGINT) is previous
 
 
 def _steps(n: int) -> list[dict]:

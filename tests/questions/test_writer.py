@@ -99,6 +99,12 @@ def test_unreadable_replies_are_recorded():
     assert requests == 3 and not written.kept and "unreadable reply" in written.dropped[0][1]
 
 
+def test_a_refused_reply_is_recorded_as_refused():
+    # a review: a writer that always refuses was stopped as giving "unreadable reply", never saying it refused
+    written, requests = run_writer(["I can't help with that."] * 2, attempts=2, script=["refusal", "refusal"])
+    assert requests == 2 and not written.kept and written.dropped[0][1].startswith("refused: ")
+
+
 @pytest.mark.parametrize("rephrasing", [False, True])
 def test_a_call_that_failed_for_good_is_recorded_and_the_paragraph_goes_on(rephrasing):
     draft = Draft("In which city does the Eiffel Tower stand?", ("Paris", "Lyon", "Lille", "Nice"), 0, "It is in Paris.")
