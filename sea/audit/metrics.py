@@ -18,8 +18,8 @@ def step_metrics(step: int, answers: pd.DataFrame, paragraphs: int, new_sources:
     """One step's figures. Testee usage comes from the answer records and generation usage from
     the question bank, both counting cached replies at their full price: the figures describe
     the audit's work and do not change when a resumed run finds replies in the cache. Questions
-    written for a paragraph are charged to every arm that evaluates it (the cost of that arm
-    alone)."""
+    written for a paragraph are charged to every arm whose batch holds it (the cost of that arm
+    alone), asked or not: they are written before the budget can leave some of the batch unasked."""
     answered = answers[answers["outcome"] != Outcome.FAILED]
     wrong = tally(answers["outcome"])[1]
     testee_tokens = int(answers["input_tokens"].sum() + answers["output_tokens"].sum())

@@ -124,7 +124,7 @@ def commit_step(ws: Workspace, store: StepStore, state: SearchState, new_sources
                       or len(evaluation.evaluated) < len(batch.para_ids))
     state.step += 1
     generation = Meter()
-    for para_id in evaluation.evaluated:
+    for para_id in batch.para_ids:  # every paragraph's questions were written, paid, before the budget left some unasked
         for role, usage in ws.bank.usage(para_id).by_role.items():
             generation.add(role, usage)
     metrics = step_metrics(step, store.answers(), len(evaluation.evaluated), new_sources, pruned, state, generation,

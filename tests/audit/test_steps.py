@@ -96,6 +96,22 @@ def test_a_token_budget_that_runs_out_within_a_batch_leaves_unasked_paragraphs_u
     assert records[-1]["paragraphs"] == len(last.evaluation().evaluated) < 6
 
 
+def test_questions_written_for_paragraphs_the_budget_left_unasked_are_charged(vital_sample, tmp_path, monkeypatch):
+    # they were paid for, but only the evaluated paragraphs' writing was charged: the cost per error read low
+    from sea.audit.bank import QuestionBank
+    from sea.llm.meter import Meter
+    from sea.llm.usage import Usage
+
+    monkeypatch.setattr(QuestionBank, "usage", lambda bank, para_id: Meter({"generator": Usage(calls=1, input_tokens=100)}))
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["random"], budget__testee_calls=None, budget__tokens=2500)
+    workspace = Workspace.of(open_run(params.audit.runs_dir, "tokens", params).root)
+    arm = workspace.run.arm("simulated:probe", "random")
+    records = run_steps(arm, in_process(workspace))
+    last = StepStore(arm, len(records) - 1)
+    assert len(last.evaluation().evaluated) < len(last.batch().para_ids)  # the budget left some of the batch unasked
+    assert [r["generator_tokens"] for r in records] == [100 * len(StepStore(arm, s).batch().para_ids) for s in range(len(records))]
+
+
 def test_questions_are_written_once_per_paragraph_and_shared_by_the_arms(workspace):
     run = workspace.run
     for arm in run.arms():
