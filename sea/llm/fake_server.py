@@ -31,7 +31,7 @@ USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000,
 # only streams does.
 REFUSALS = ("refusal", "content_filter")
 FAULTS = ("ok", "400", "401", "429", "429_date", "500", "timeout", "late", "trickle", "malformed", "die", "length", *USAGE_FAULTS,
-          *REFUSALS, "html", "stream", "quota")
+          *REFUSALS, "html", "stream", "quota", "other_model")
 
 
 def count_tokens(text: str) -> int:
@@ -181,6 +181,8 @@ class FakeLLMServer:
                     _spoil_usage(body, USAGE_FAULTS[fault])
                 if fault == "length":
                     _cut(body)
+                if fault == "other_model":
+                    body["model"] = "another-model"
                 if fault in REFUSALS:
                     _refuse(body, fault)
                 if fault == "stream":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import email.utils
+import logging
 import math
 from collections.abc import Awaitable, Callable
 
@@ -18,6 +19,8 @@ import openai
 from sea.llm.keys import api_key, without_key
 from sea.llm.types import Decoding, Message, ProviderError, ProviderReply, usable_token_count
 from sea.settings import ModelSettings
+
+log = logging.getLogger(__name__)
 
 
 def _retry_after(headers: httpx.Headers | None) -> float | None:
@@ -119,6 +122,17 @@ class _SdkProvider:
         self.endpoint = settings.base_url or settings.provider  # part of the response-cache key
         self._client = self.client_class(api_key=api_key(settings), base_url=settings.base_url, max_retries=0,
                                          timeout=settings.timeout_s)
+        self._warned_served = False
+
+    def _note_served(self, served: object) -> None:
+        """Warn, once, when the endpoint says another model answered than the one asked for (a proxy routing
+        elsewhere, a wrong alias): what the audit finds would be that model's. A dated version of the name
+        asked for (gpt-4o-mini-2024-07-18 for gpt-4o-mini) is the same model."""
+        if self._warned_served or not isinstance(served, str) or not served or served.startswith(self.settings.name):
+            return
+        self._warned_served = True
+        log.warning("%s at %s: the endpoint says %r answered; the audit's findings are that model's (an Azure "
+                    "deployment or an alias can be named so: then all is well)", self.settings.model, self.endpoint, served)
 
     async def _create(self, sdk, create: Callable[..., Awaitable[object]], **request) -> object:
         """The SDK's `create(**request)` within about timeout_s in all: the SDKs' timeout bounds each read, so a
@@ -149,6 +163,7 @@ class OpenAIChat(_SdkProvider):
         )
         if isinstance(response, str):
             raise _not_json(self.settings.model, response)
+        self._note_served(getattr(response, "model", None))
         try:
             choice = response.choices[0]
             text = choice.message.content or ""
@@ -174,6 +189,7 @@ class AnthropicMessages(_SdkProvider):
                                       max_tokens=decoding.max_tokens, **({"system": system} if system else {}))
         if isinstance(response, str):
             raise _not_json(self.settings.model, response)
+        self._note_served(getattr(response, "model", None))
         try:
             text = "".join(block.text for block in response.content if block.type == "text")
             if getattr(response, "stop_reason", None) == "refusal":  # a compatible server may send none

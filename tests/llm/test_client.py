@@ -458,6 +458,18 @@ def test_a_reply_that_is_not_json_stops_at_once_naming_base_url(provider, fault,
     assert server.state.requests == 1
 
 
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_reply_from_another_model_than_asked_for_is_warned_of_once(provider, caplog):
+    # a bug hunt: a proxy answering with another model went unnoticed, and the audit's findings would be that model's
+    with FakeLLMServer(script=["ok", "other_model", "other_model"]) as server:
+        client = make_client(server, provider, max_in_flight=1)
+        with caplog.at_level(logging.WARNING, logger="sea.llm.providers"):
+            client.complete_sync(question(0))
+            assert not caplog.records  # the model asked for (a dated version of its name would be too)
+            client.complete_sync(question(1)), client.complete_sync(question(2))
+    assert len(caplog.records) == 1 and "the endpoint says 'another-model' answered" in caplog.records[0].getMessage()
+
+
 def test_a_used_up_quota_stops_at_once_saying_so():
     """A bug hunt: OpenAI's 429 with code insufficient_quota was retried like a rate limit, every attempt of every
     call (15 s for one call with the default backoff; an audit stopped only after 30 requests)."""
