@@ -17,7 +17,7 @@ import httpx2 as httpx  # the transport the openai and anthropic SDKs use (its e
 import openai
 
 from sea.llm.keys import api_key, without_key
-from sea.llm.types import Decoding, Message, ProviderError, ProviderReply, usable_token_count
+from sea.llm.types import REFUSED, Decoding, Message, ProviderError, ProviderReply, usable_token_count
 from sea.settings import ModelSettings
 
 log = logging.getLogger(__name__)
@@ -91,9 +91,6 @@ def malformed(model: str, error: Exception) -> ProviderError:
     return ProviderError(f"{model}: malformed response ({type(error).__name__}: {error})", retryable=True, billable=True)
 
 
-REFUSED = "[refused: "  # begins the text of a reply the model or the provider's filter refused (see answer_record)
-
-
 def _refused(why: str, text: str) -> str:
     """A refusal as the reply's text: kept, cached and charged like any reply (the server did the work), with why
     and what text came with it, where grading tells it from an answer."""
@@ -135,20 +132,25 @@ class _SdkProvider:
                     "deployment or an alias can be named so: then all is well)", self.settings.model, self.endpoint, served)
 
     async def _create(self, sdk, create: Callable[..., Awaitable[object]], **request) -> object:
-        """The SDK's `create(**request)` within about timeout_s in all: the SDKs' timeout bounds each read, so a
-        server trickling its body a byte at a time would hold the call, and its in-flight slot, open at will.
+        """The SDK's `create(**request)`, a JSON reply (else the run stops: _not_json), within about timeout_s in all:
+        the SDKs' timeout bounds each read, so a server trickling its body a byte at a time would hold the call, and
+        its in-flight slot, open at will.
         A call cut so is a timeout: it may be billed, and is retried. The whole call's limit comes a moment after
         the SDK's own connect timeout (timeout_s too), so an endpoint never reached is still told apart: not
         billed, and not retried before it has ever answered."""
         try:
             async with asyncio.timeout(self.settings.timeout_s + _AFTER_THE_SDK_S):
-                return await create(**request)
+                response = await create(**request)
         except TimeoutError:
             raise ProviderError(f"{self.settings.model}: request timed out (no whole reply within timeout_s + "
                                 f"{_AFTER_THE_SDK_S:g} s, {self.settings.timeout_s + _AFTER_THE_SDK_S:g} s)", retryable=True,
                                 billable=True) from None
         except (sdk.APIError, ValueError) as error:  # ValueError: a body that is not JSON
             raise _status_error(sdk, error, self.settings.model) from None
+        if isinstance(response, str):  # the SDKs hand back a body that is not JSON as text
+            raise _not_json(self.settings.model, response)
+        self._note_served(getattr(response, "model", None))
+        return response
 
 
 class OpenAIChat(_SdkProvider):
@@ -161,9 +163,6 @@ class OpenAIChat(_SdkProvider):
             openai, self._client.chat.completions.create, model=self.settings.name, messages=messages,
             temperature=decoding.temperature, top_p=decoding.top_p, max_tokens=decoding.max_tokens, seed=decoding.seed,
         )
-        if isinstance(response, str):
-            raise _not_json(self.settings.model, response)
-        self._note_served(getattr(response, "model", None))
         try:
             choice = response.choices[0]
             text = choice.message.content or ""
@@ -187,9 +186,6 @@ class AnthropicMessages(_SdkProvider):
         turns = [m for m in messages if m["role"] != "system"]
         response = await self._create(anthropic, self._client.messages.create, model=self.settings.name, messages=turns,
                                       max_tokens=decoding.max_tokens, **({"system": system} if system else {}))
-        if isinstance(response, str):
-            raise _not_json(self.settings.model, response)
-        self._note_served(getattr(response, "model", None))
         try:
             text = "".join(block.text for block in response.content if block.type == "text")
             if getattr(response, "stop_reason", None) == "refusal":  # a compatible server may send none

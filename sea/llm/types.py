@@ -32,6 +32,9 @@ def usable_token_count(n: object) -> bool:
     return type(n) is int and 0 <= n < MAX_TOKEN_COUNT
 
 
+REFUSED = "[refused: "  # begins the text of a reply the model or the provider's filter refused (see answer_record)
+
+
 @dataclass(frozen=True)
 class ProviderReply:
     """What a provider returns for one call: text and the token counts the backend reported (None:

@@ -10,8 +10,7 @@ from sea.choices import LETTERS
 from sea.embeddings import Embedder
 from sea.errors import ParamsError
 from sea.llm.client import ModelClient
-from sea.llm.providers import REFUSED
-from sea.llm.types import CallFailure, Completion
+from sea.llm.types import REFUSED, CallFailure, Completion
 from sea.questions.model import DUPLICATE, KEPT, UNSUPPORTED, UNVERIFIED, Question
 from sea.questions.parsing import parse_answer
 from sea.questions.prompts import open_book_messages

@@ -11,8 +11,7 @@ from tqdm import tqdm
 
 from sea.llm.client import ModelClient
 from sea.llm.ledger import Budget, SentCalls
-from sea.llm.providers import REFUSED
-from sea.llm.types import CallFailure, Completion, Message
+from sea.llm.types import REFUSED, CallFailure, Completion, Message
 from sea.questions.model import ANSWER_SCHEMA, KEPT, Outcome, Question
 from sea.questions.parsing import parse_answer
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sea.llm.client import CallFailed, ModelClient
-from sea.llm.providers import REFUSED
-from sea.llm.types import Message
+from sea.llm.types import REFUSED, Message
 from sea.questions.model import Draft
 from sea.questions.parsing import extract_json
 from sea.questions.prompts import rephrase_messages, writer_messages
