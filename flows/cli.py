@@ -340,8 +340,9 @@ def _export(args: argparse.Namespace) -> None:
     from sea.exports import export, exported_questions
 
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
+    out = _out(run, args.out, "exports")
     for fmt in dict.fromkeys(args.fmt):
-        written = export(run, fmt, _out(run, args.out, "exports") / fmt, args.testee, args.only_errors, args.include_rejected)
+        written = export(run, fmt, out / fmt, args.testee, args.only_errors, args.include_rejected)
         print("written: " + ", ".join(str(path) for path in written))
         if not json.loads(written[0].read_text())["questions"]:
             what = f"{'wrong answers' if args.only_errors else 'questions'}{f' for {args.testee}' if args.testee else ''}"
