@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import string
 import unicodedata
 
 from sea.choices import LETTERS
@@ -50,10 +49,11 @@ def _norm(text: str) -> str:
 
 
 def _option_key(option: str) -> str:
-    """What tells options apart for a reader: not case, spacing, invisible characters (a zero-width space) or
-    punctuation around them ("Paris." is "Paris")."""
+    """What tells options apart for a reader: not case, spacing, invisible characters (a zero-width space), a
+    sentence's closing punctuation or quotes around them ("Paris." and "'Paris'" are "Paris"); the signs that
+    make a name or a number ("C++" and "C", "-40" and "40") do."""
     visible = "".join(c for c in option if unicodedata.category(c) != "Cf")
-    return _norm(visible).strip(string.punctuation + " ")
+    return _norm(visible).strip("\"'“”‘’ ").rstrip(".,;:!? ").strip("\"'“”‘’ ")
 
 
 def phrasing_problem(question: str, answer: str) -> str | None:

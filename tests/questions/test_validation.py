@@ -54,7 +54,7 @@ def test_an_instruction_like_question_or_option_is_rejected_with_a_reason():
     assert draft is None and reason == "an option reads as an instruction to the model"
 
 
-@pytest.mark.parametrize("twin", ["Paris.", "paris", "Par\u200bis", " PARIS "])
+@pytest.mark.parametrize("twin", ["Paris.", "paris", "Par\u200bis", " PARIS ", "'Paris'", "\u201cParis.\u201d"])
 def test_options_that_differ_only_in_what_a_reader_cannot_see_are_not_distinct(twin):
     # a bug hunt: "Paris" beside "Paris." or "Par\u200bis" (a zero-width space) passed as four options
     options = {"A": "Paris", "B": "Lyon", "C": twin, "D": "Nice"}
@@ -62,3 +62,10 @@ def test_options_that_differ_only_in_what_a_reader_cannot_see_are_not_distinct(t
     assert draft is None and reason == "options are not distinct"
     options["C"] = "Marseille"
     assert draft_from_item({"question": "Which city is the capital of France?", "options": options, "answer": "A"})[0]
+
+
+@pytest.mark.parametrize("options", [("C", "C++", "C#", "Java"), ("-40", "40", "-30", "30"), ("$5", "5", "5%", "50")])
+def test_options_that_differ_in_a_sign_that_makes_a_name_or_a_number_are_distinct(options):
+    # a review: every punctuation mark around an option was stripped, so C, C++ and C# read as one option
+    draft, reason = draft_from_item({"question": "Which is it?", "options": dict(zip("ABCD", options)), "answer": "A"})
+    assert draft is not None, reason
