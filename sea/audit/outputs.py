@@ -27,8 +27,10 @@ def step_metrics(arm: ArmDir) -> list[dict]:
 
 
 def gather_arm(arm: ArmDir) -> dict[str, Path]:
-    """Whole-run tables for one arm from its completed steps; returns the files written."""
-    steps = range(arm.load_state().step)
+    """Whole-run tables for one arm from its completed steps; returns the files written. The state is read once:
+    a step an audit still running completes meanwhile must not reach steps.csv without reaching the tables."""
+    state = arm.load_state()
+    steps = range(state.step)
     written = {}
     for name in (QUESTIONS, ANSWERS, PARAGRAPHS):
         tables = [arm.read(step, name) for step in steps]
@@ -36,13 +38,13 @@ def gather_arm(arm: ArmDir) -> dict[str, Path]:
             written[name] = arm.root / name
             write_parquet(written[name], pa.concat_tables(tables))
     written[DAG_JSON] = arm.root / DAG_JSON
-    write_json(written[DAG_JSON], arm.load_state().dag.to_json())
+    write_json(written[DAG_JSON], state.dag.to_json())
     if PARAGRAPHS in written:
         written[CATEGORIES_CSV] = arm.root / CATEGORIES_CSV
         write_text(written[CATEGORIES_CSV], category_table(pd.read_parquet(written[PARAGRAPHS])).to_csv(index=False))
     # Last, as it records which steps the tables above hold: a gathering cut short is done again.
     written[STEPS_CSV] = arm.root / STEPS_CSV
-    write_text(written[STEPS_CSV], pd.DataFrame(step_metrics(arm)).to_csv(index=False))
+    write_text(written[STEPS_CSV], pd.DataFrame([arm.read(step, METRICS) for step in steps]).to_csv(index=False))
     return written
 
 

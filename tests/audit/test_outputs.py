@@ -37,6 +37,28 @@ def test_tables_without_the_record_of_their_steps_are_gathered_again(workspace):
     assert len(arm_tables(arm)[ANSWERS]) == _step_rows(arm, ANSWERS)
 
 
+def test_a_step_completed_while_the_tables_are_gathered_is_not_recorded_as_gathered(workspace, monkeypatch):
+    # a review: the state was read three times, so a step an audit completed meanwhile reached steps.csv but not
+    # the tables, and every reader then took the stale tables as current
+    arm = workspace.run.arm("simulated:probe", "sea")
+    run_steps(arm, in_process(workspace), 2)
+    reads, load_state = [], ArmDir.load_state
+
+    def one_step_done_at_first(self):
+        state = load_state(self)
+        reads.append(state.step)
+        if len(reads) == 1:
+            state.step = 1  # the second step completes just after this read
+        return state
+
+    monkeypatch.setattr(ArmDir, "load_state", one_step_done_at_first)
+    gather_arm(arm)
+    monkeypatch.undo()
+    assert len(pd.read_csv(arm.root / "steps.csv")) == 1  # the steps the tables hold: the first alone
+    assert len(pd.read_parquet(arm.root / ANSWERS)) == len(arm.read(0, ANSWERS))
+    assert len(arm_tables(arm)[ANSWERS]) == _step_rows(arm, ANSWERS)  # read again, now that they are out of date
+
+
 def test_a_question_asked_in_several_arms_counts_once_with_an_answer_where_any_arm_got_one():
     # a bug hunt: a call that failed in the first arm hid the answer a later arm got to the same question (not cached,
     # so asked again): 445 of a run's 475 wrong answers were counted, the rest read as failed
