@@ -9,6 +9,7 @@ MLflow run, tagged with the schedule, so audits of the same model line up over t
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import sys
 from contextlib import suppress
@@ -33,8 +34,8 @@ SCHEDULE_HINT = ("give --cron (or audit.schedule_cron) as five cron fields, e.g.
 def audit_deployment(params_path: str = "params.yaml", cron: str | None = None,
                      interval_s: float | None = None) -> RunnerDeployment:
     """The deployment on `cron` (default audit.schedule_cron), or every `interval_s` seconds."""
-    if interval_s is not None and interval_s <= 0:  # Prefect would take 0 for no interval and serve the cron
-        raise SeaError(f"the schedule: --interval {interval_s:g} is not greater than 0 seconds; {SCHEDULE_HINT}")
+    if interval_s is not None and not 0 < interval_s < math.inf:  # Prefect would take 0 for no interval and serve the cron
+        raise SeaError(f"the schedule: --interval {interval_s:g} is not a number of seconds greater than 0; {SCHEDULE_HINT}")
     schedule = {"interval": timedelta(seconds=interval_s)} if interval_s is not None else {
         "cron": cron or load_params(params_path).audit.schedule_cron}
     label = f"every {interval_s:g} s" if interval_s is not None else schedule["cron"]

@@ -123,8 +123,8 @@ def test_a_runs_folder_that_cannot_be_written_is_one_line(params_path, tmp_path)
 
 
 @pytest.mark.parametrize(("args", "message"), [(["--cron", "not a cron"], 'the schedule: Invalid cron string: "not a cron"'),
-                                               (["--interval", "-5"], "the schedule: --interval -5 is not greater than 0 seconds"),
-                                               (["--interval", "0"], "the schedule: --interval 0 is not greater than 0 seconds"),
+                                               (["--interval", "-5"], "the schedule: --interval -5 is not a number of seconds greater than 0"),
+                                               (["--interval", "0"], "the schedule: --interval 0 is not a number of seconds greater than 0"),
                                                (["--params", "nowhere.yaml"], "nowhere.yaml: not found"),
                                                (["--params", "{small_budget}"], "budget.testee_calls: 40 cannot pay for one batch")])
 def test_a_schedule_that_cannot_be_served_is_one_line(args, message, tmp_path):
