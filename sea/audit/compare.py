@@ -98,7 +98,8 @@ def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool =
                      "error_before": before.get(para_id), "error_now": rate, "status": status})
     new = sorted(current_sources - set(sources))
     result = {
-        "previous": previous.run_id, "current": current.run_id, "testee_before": previous.params.models.testee.model,
+        "previous": previous.run_id, "current": current.run_id, "run_nonce": current.nonce,
+        "testee_before": previous.params.models.testee.model,
         "testee": testee, "calls": len(records),
         "arms": {"previous": _error_rates_by_arm(previous), "current": _error_rates_by_arm(current)},
         "counts": {"sources_before": len(sources), **{key: sum(r["status"] == status for r in rows)

@@ -81,6 +81,7 @@ def test_a_comparison_is_kept_beside_the_later_run_not_in_its_folder(two_audits)
     kept = after.params.audit.annotations_dir / "after" / "compare"
     assert {"before.json", "before.answers.parquet"} <= {path.name for path in kept.iterdir()}
     assert not (after.root / "compare").exists() and [c["previous"] for c in after.comparisons()] == ["before"]
+    assert after.comparisons()[0]["run_nonce"] == after.nonce  # a run audited again under its id leaves it out
 
 
 def test_the_report_shows_what_changed(two_audits, tmp_path):

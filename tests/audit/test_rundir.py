@@ -70,12 +70,55 @@ def test_what_is_added_after_the_audit_is_kept_out_of_the_run_folder_dvc_restore
     assert run.annotations == audit_params.audit.annotations_dir / "r1" and not run.annotations.is_relative_to(run.root)
     del run.config["params"]["audit"]["annotations_dir"]  # a run made before the setting: the default place
     (run.root / "config.json").write_text(json.dumps(run.config), encoding="utf-8")
-    assert RunDir(run.root).annotations == Path("annotations") / "r1"
+    default = run.root.parent.parent / "annotations" / "r1"  # beside the runs folder
+    assert RunDir(run.root).annotations == default
     (run.root / "review").mkdir()  # written into the run by an earlier SEA: moved, not read from two places
-    with pytest.raises(SeaError, match=re.escape(f"{run.root / 'review'}: kept in annotations/r1 now, out of the run folder "
-                                                 f"that `dvc repro` restores; move them there first: mkdir -p annotations/r1 "
-                                                 f"&& mv {run.root / 'review'} annotations/r1/")):
+    with pytest.raises(SeaError, match=re.escape(f"{run.root / 'review'}: kept in {default} now, out of the run folder "
+                                                 f"that `dvc repro` restores; move them there first: mkdir -p {default} "
+                                                 f"&& mv {run.root / 'review'} {default}/")):
         _ = RunDir(run.root).annotations
+
+
+def _relative(params, runs_dir: str):
+    audit = params.audit.model_copy(update={"runs_dir": Path(runs_dir), "annotations_dir": Path("annotations")})
+    return params.model_copy(update={"audit": audit})
+
+
+@pytest.mark.parametrize("runs_dir", ["runs", "out/runs"])
+def test_a_copied_run_reads_the_annotations_beside_it_not_the_projects(audit_params, tmp_path, monkeypatch, runs_dir):
+    """Left alone in an earlier round: a relative annotations_dir was read from the working directory, so a copy of a
+    run elsewhere took the project's verdicts and comparisons as its own."""
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    run = open_run(Path(runs_dir), "r1", _relative(audit_params, runs_dir))
+    assert run.annotations == Path("annotations") / "r1"  # in the project: where it always was, and DVC reads it
+    shutil.copytree(project, elsewhere)
+    assert RunDir(elsewhere / runs_dir / "r1").annotations == elsewhere / "annotations" / "r1"
+
+
+def test_a_run_audited_again_under_its_id_leaves_out_the_annotations_of_the_one_before(audit_params, caplog):
+    """Left alone in an earlier round: a run deleted and audited again under the same id read the earlier run's
+    comparisons and verdicts as its own."""
+    from sea.review.verdicts import verdicts_by_question, verdicts_path
+    from sea.files import write_json
+
+    runs = audit_params.audit.runs_dir
+    before = open_run(runs, "r1", audit_params)
+    verdicts_path(before).parent.mkdir(parents=True)
+    verdicts_path(before).write_text("".join(json.dumps({"question_id": q, "verdict": "gold wrong", "run_nonce": before.nonce})
+                                             + "\n" for q in ("q1", "q2")))
+    write_json(before.annotations / "compare" / "r0.json", {"previous": "r0", "current": "r1", "run_nonce": before.nonce})
+    assert set(verdicts_by_question(before)) == {"q1", "q2"} and len(before.comparisons()) == 1
+    shutil.rmtree(before.root)
+    again = open_run(runs, "r1", audit_params)
+    for _ in range(2):
+        assert verdicts_by_question(again) == {} and again.comparisons() == []
+    said = [record.getMessage() for record in caplog.records if "made for an earlier run" in record.getMessage()]
+    assert said == [f"{verdicts_path(again)}: 2 record(s) made for an earlier run 'r1', since deleted and audited again "
+                    f"under this id, are left out; move them away to keep them",
+                    f"{again.annotations / 'compare'}: 1 record(s) made for an earlier run 'r1', since deleted and "
+                    f"audited again under this id, are left out; move them away to keep them"]  # once each
 
 
 def test_a_run_recorded_with_a_findings_key_since_dropped_still_opens(audit_params):
