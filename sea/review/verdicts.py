@@ -77,7 +77,9 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
         if row.get("run_id") and row["run_id"] != run.run_id:
             raise SeaError(f"{path} is a sheet for run {row['run_id']}, not {run.run_id}; import it into that run")
         question, verdict = _field(row, "question_id"), _field(row, "verdict").lower()
-        if question not in known:
+        if not question:  # its own refusal: several blank ids are not one question judged several ways
+            problems.append(f"row {number}: no question_id; fill in the question's id or delete the row")
+        elif question not in known:
             problems.append(f"row {number}: question_id {question!r} is not a question of run {run.run_id}")
         elif not verdict:
             problems.append(f"row {number}: question {question} has no verdict")
@@ -108,11 +110,14 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
 
 def _conflicts(rows: list[dict]) -> list[str]:
     """The questions that rows judge differently: which judgement stands would depend on the rows' order.
-    Copies of one row (a sheet pasted twice) agree, and are taken once."""
+    Copies of one row (a sheet pasted twice) agree, and are taken once. Rows without a question id are refused
+    one by one (import_verdicts), not here."""
     judgements: dict[str, dict[tuple[str, str], list[int]]] = {}
     for number, row in enumerate(rows, start=2):
-        judgement = (_field(row, "verdict").lower(), _field(row, "comment"))
-        judgements.setdefault(_field(row, "question_id"), {}).setdefault(judgement, []).append(number)
+        question = _field(row, "question_id")
+        if question:
+            judgement = (_field(row, "verdict").lower(), _field(row, "comment"))
+            judgements.setdefault(question, {}).setdefault(judgement, []).append(number)
     return [f"rows {', '.join(str(n) for n in sorted(n for numbers in by.values() for n in numbers))}: question {question} "
             f"is judged {len(by)} ways ({'; '.join(repr(v) + (f' ({c})' if c else '') for v, c in by)}); keep one row for it"
             for question, by in judgements.items() if len(by) > 1]

@@ -123,6 +123,10 @@ def _params(run, tmp_path):
     (lambda rows: [row.update(reviewer="") for row in rows], "no reviewer name"),
     (lambda rows: rows.insert(3, {**rows[0], "verdict": "gold wrong"}),  # a bug hunt: the last of the two was recorded
      r"rows 2, 5: question \w+ is judged 2 ways \('correct'; 'gold wrong'\); keep one row for it"),
+    # left alone in an earlier round: blank ids were grouped as one question "judged 2 ways"
+    (lambda rows: [rows[0].update(question_id=""), rows[1].update(question_id=" ", verdict="gold wrong")],
+     r"nothing imported: row 2: no question_id; fill in the question's id or delete the row; row 3: no question_id; "
+     r"fill in the question's id or delete the row$"),
 ])
 def test_a_bad_sheet_is_refused_whole(run, tmp_path, edit, message):
     sample = review_sample(run, 4, only_errors=False, seed=0)
