@@ -42,20 +42,33 @@ def found_sources(run: RunDir, testee: str) -> dict[int, list[Question]]:
 def previous_run(current: RunDir) -> RunDir | None:
     """The latest run before `current` in the same runs directory that audited the same testee to the end,
     over the same knowledge base. A damaged run is passed over with a warning: it must not fail the
-    audit that has just finished."""
+    audit that has just finished. So is the latest run over another knowledge base, when it is later than the
+    one chosen: else the comparison would be with an older run without a word."""
     testee = current.params.models.testee.model
-    candidates = []
+    candidates, other_kb = [], []
     for config in current.root.parent.glob(f"*/{CONFIG_FILE}"):
         if config.parent == current.root:
             continue
         try:
             run = RunDir(config.parent)
-            if (run.params.models.testee.model == testee and run.config["created"] < current.config["created"]
-                    and not knowledge_base_changes(run, current) and all(arm.load_state().finished for arm in run.arms())):
+            if run.params.models.testee.model != testee or run.config["created"] >= current.config["created"]:
+                continue
+            if knowledge_base_changes(run, current):
+                other_kb.append(run)
+            elif all(arm.load_state().finished for arm in run.arms()):
                 candidates.append(run)
         except SeaError as error:
             log.warning("not comparing with %s: %s", config.parent, error)
-    return max(candidates, key=lambda run: run.config["created"], default=None)
+    chosen, skipped = max(candidates, key=_created, default=None), max(other_kb, key=_created, default=None)
+    if skipped is not None and (chosen is None or _created(skipped) > _created(chosen)):
+        log.warning("not comparing with %s: it audited another knowledge base (%s)%s", skipped.root,
+                    ", ".join(knowledge_base_changes(skipped, current)),
+                    f"; comparing with the earlier {chosen.run_id}" if chosen else "")
+    return chosen
+
+
+def _created(run: RunDir) -> str:
+    return run.config["created"]
 
 
 def compare_runs(previous: RunDir, current: RunDir, calls: int, progress: bool = True) -> dict:

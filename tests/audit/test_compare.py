@@ -112,7 +112,8 @@ def test_a_damaged_earlier_run_is_passed_over_with_a_warning_not_an_error(two_au
     assert "truncated-state" in warned and "config-without-params" in warned and "is not a run's configuration" in warned
 
 
-def test_runs_over_different_knowledge_bases_are_refused_before_any_call_and_not_taken_as_the_previous(two_audits, monkeypatch):
+def test_runs_over_different_knowledge_bases_are_refused_before_any_call_and_not_taken_as_the_previous(two_audits, monkeypatch,
+                                                                                                      caplog):
     import json
     import shutil
     from datetime import datetime, timedelta
@@ -133,6 +134,10 @@ def test_runs_over_different_knowledge_bases_are_refused_before_any_call_and_not
                                               f"\\(kb 0123456789abcdef -> {after.config['data_versions']['kb']}\\)"):
             compare_runs(RunDir(other), after, calls=10_000)
         assert previous_run(after).run_id == "before"  # the latest over the same knowledge base
+        # left alone in an earlier round: the later run was passed over without a word
+        assert [record.getMessage() for record in caplog.records if record.levelname == "WARNING"] == [
+            f"not comparing with {other}: it audited another knowledge base (kb 0123456789abcdef -> "
+            f"{after.config['data_versions']['kb']}); comparing with the earlier before"]
     finally:
         shutil.rmtree(other)
 
