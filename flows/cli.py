@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from sea.errors import SeaError
-from sea.files import read_json
+from sea.files import FILE_IN_THE_WAY, read_json
 from sea.settings import load_params
 
 
@@ -510,10 +510,9 @@ SIGNAL_CRASHES = ("Execution was aborted by a termination signal.", "Execution w
 
 # A file that cannot be written where the user pointed SEA: the fix is theirs, and nothing is lost (steps are
 # committed by whole-file writes), so one line says it.
-_FILE_IN_THE_WAY = "a file stands where a folder should be: move it or give another path"
 _CANNOT_WRITE = {errno.ENOSPC: "free some space", errno.EDQUOT: "free some space", errno.EROFS: "choose a writable place",
                  errno.EACCES: "fix its permissions", errno.EPERM: "fix its permissions",
-                 errno.ENOTDIR: _FILE_IN_THE_WAY, errno.EEXIST: _FILE_IN_THE_WAY,  # EEXIST: a mkdir met a file
+                 errno.ENOTDIR: FILE_IN_THE_WAY,  # a file where a folder should be: sea.files.make_folder says it
                  errno.EISDIR: "a folder stands where a file should be: move it or give another path"}
 
 

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from sea.audit.rundir import RunDir, slug
 from sea.choices import LETTERS
 from sea.errors import SeaError
-from sea.files import write_json, write_parquet, write_text
+from sea.files import make_folder, write_json, write_parquet, write_text
 from sea.findings.analysis import evaluated
 from sea.kb.schema import DOCUMENTS_FILE
 from sea.paragraphs import ParagraphStore
@@ -98,7 +98,7 @@ def export(run: RunDir, fmt: str, out: Path, testee: str | None = None, only_err
         raise SeaError(f"--format {fmt}: choose one of {', '.join(FORMATS)}")
     table = exported_questions(run, testee, only_errors, include_rejected)  # may be empty: a run without errors
     name = "sea_" + slug(f"{run.run_id}-{testee or 'all'}{'-errors' if only_errors else ''}").replace("-", "_").replace(".", "_")
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     about = provenance(run, testee, only_errors, include_rejected, len(table))
     records = [_record(row, about["run_id"]) for row in table.to_dict("records")]
     written = [out / "provenance.json"]

@@ -27,6 +27,18 @@ class DamagedFile(SeaError):
         self.path, self.problem = path, problem
 
 
+FILE_IN_THE_WAY = "a file stands where a folder should be: move it or give another path"
+
+
+def make_folder(folder: Path) -> None:
+    """mkdir -p, with a file standing where the folder should be said in one line: mkdir's FileExistsError names no
+    fix, and the CLI cannot tell it from an EEXIST raised anywhere else."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise SeaError(f"{folder}: {FILE_IN_THE_WAY}, then run again") from None
+
+
 _HOST = socket.gethostname().replace(".", "_").replace("-", "_")  # writers on other hosts of a shared disk are left alone
 
 
@@ -67,7 +79,7 @@ def replacing(path: Path) -> Iterator[Path]:
     """A scratch file beside `path` to write (this process's and thread's own: two writing one path
     at once never share it); it replaces `path` only when the block completes, and is removed if the
     block fails."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     _remove_dead_scratch(path.parent)
     partial = path.with_name(f"{path.name}.{_HOST}-{os.getpid()}-{threading.get_ident()}.partial")
     try:

@@ -279,3 +279,22 @@ def test_the_summary_says_how_many_calls_failed_and_where():
     assert ("\n\nOver budget: openai:gpt-4o-mini sea spent $0.012051, above its limit of $0.01: the API counted more tokens "
             "than the calls in flight had reserved (the log names the model and counts)") in over  # the exact figure, not "$0.01"
     assert "spent 6,188 tokens, above its limit of 6,000 tokens" in over
+
+
+def test_a_file_that_exists_elsewhere_is_not_told_as_a_file_in_a_folders_way(tmp_path):
+    """Left alone in an earlier round: every EEXIST in a cause chain read as 'a file stands where a folder should
+    be'; only a mkdir's is, and make_folder says it where it happens."""
+    import errno
+
+    from flows.cli import disk_problem
+    from sea.errors import SeaError
+    from sea.files import make_folder
+
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    with pytest.raises(FileExistsError) as exclusive:
+        open(taken, "x")
+    assert exclusive.value.errno == errno.EEXIST and disk_problem(exclusive.value) is None
+    with pytest.raises(SeaError, match=f"^{re.escape(str(taken))}: a file stands where a folder should be: move it or give "
+                                       f"another path, then run again$"):
+        make_folder(taken)

@@ -14,6 +14,7 @@ from pathlib import Path
 from sea.audit.outputs import arm_tables
 from sea.audit.rundir import ANSWERS, QUESTIONS, REVIEW_DIR, RunDir, slug
 from sea.errors import SeaError
+from sea.files import make_folder
 from sea.intervals import wilson_interval
 from sea.questions.model import Outcome
 
@@ -99,7 +100,7 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
         raise SeaError(f"{path}: nothing imported: " + "; ".join(problems[:5]) + more)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     target = verdicts_path(run)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(target.parent)
     with open(target, "a", encoding="utf-8") as out:
         for row, who in zip(rows, names, strict=True):
             out.write(json.dumps({"question_id": _field(row, "question_id"), "verdict": _field(row, "verdict").lower(),
