@@ -337,16 +337,18 @@ def format_review(summary: dict) -> str:
 
 def _export(args: argparse.Namespace) -> None:
     from sea.audit.rundir import open_run
-    from sea.exports import export, exported_questions
+    from sea.exports import export, exported_questions, without_rejected
 
     run = open_run(load_params(args.params).audit.runs_dir, args.run_id, None)
     out = _out(run, args.out, "exports")
+    asked = exported_questions(run, args.testee, args.only_errors, include_rejected=True)
+    suite = asked if args.include_rejected else without_rejected(run, asked)
     for fmt in dict.fromkeys(args.fmt):
-        written = export(run, fmt, out / fmt, args.testee, args.only_errors, args.include_rejected)
+        written = export(run, fmt, out / fmt, args.testee, args.only_errors, args.include_rejected, suite)
         print("written: " + ", ".join(str(path) for path in written))
-        if not json.loads(written[0].read_text())["questions"]:
+        if suite.empty:
             what = f"{'wrong answers' if args.only_errors else 'questions'}{f' for {args.testee}' if args.testee else ''}"
-            rejected = 0 if args.include_rejected else len(exported_questions(run, args.testee, args.only_errors, include_rejected=True))
+            rejected = len(asked) - len(suite)
             why = (f"reviewers rejected all {rejected} {what} of run {run.run_id} (--include-rejected keeps them)" if rejected
                    else f"run {run.run_id} has no {what}")
             print(f"note: {why}: the {fmt} suite is empty")

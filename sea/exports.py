@@ -38,7 +38,8 @@ PARQUET_SCHEMA = pa.schema([
 def exported_questions(run: RunDir, testee: str | None = None, only_errors: bool = False,
                        include_rejected: bool = False) -> pd.DataFrame:
     """One row per phrasing asked in the run (of `testee`, or of any testee), with its paragraph and
-    category, each testee's answer, and the testees that got it wrong."""
+    category, each testee's answer, and the testees that got it wrong; without the questions reviewers rejected
+    unless include_rejected."""
     testees = [t.model for t in run.params.testee_settings()]
     if testee is not None and testee not in testees:
         raise SeaError(f"run {run.run_id} did not audit {testee}; its testees: {', '.join(testees)}")
@@ -60,11 +61,17 @@ def exported_questions(run: RunDir, testee: str | None = None, only_errors: bool
         return table
     if only_errors:
         table = table[table["wrong_for"].str.len() > 0]
-    if not include_rejected:
-        table = table[~table["id"].isin(rejected_questions(run))]
     verdicts = verdicts_by_question(run)
     table = table.assign(review=[verdicts.get(i) for i in table["id"]], category=table["para_id"].map(category).fillna(""))
-    return _with_paragraphs(run, table.sort_values("id").reset_index(drop=True))
+    table = _with_paragraphs(run, table.sort_values("id").reset_index(drop=True))
+    return table if include_rejected else without_rejected(run, table)
+
+
+def without_rejected(run: RunDir, table: pd.DataFrame) -> pd.DataFrame:
+    """exported_questions' table without the questions reviewers rejected."""
+    if table.empty:
+        return table
+    return table[~table["id"].isin(rejected_questions(run))].reset_index(drop=True)
 
 
 def _with_paragraphs(run: RunDir, table: pd.DataFrame) -> pd.DataFrame:
@@ -91,12 +98,14 @@ def provenance(run: RunDir, testee: str | None, only_errors: bool, include_rejec
 
 
 def export(run: RunDir, fmt: str, out: Path, testee: str | None = None, only_errors: bool = False,
-           include_rejected: bool = False) -> list[Path]:
+           include_rejected: bool = False, table: pd.DataFrame | None = None) -> list[Path]:
     """Writes the suite in `fmt` under `out` (an empty one when nothing matches: provenance.json
-    says so); returns the files written, provenance.json first."""
+    says so); returns the files written, provenance.json first. `table`: exported_questions' for these
+    arguments, when already gathered (an export in several formats gathers it once)."""
     if fmt not in FORMATS:
         raise SeaError(f"--format {fmt}: choose one of {', '.join(FORMATS)}")
-    table = exported_questions(run, testee, only_errors, include_rejected)  # may be empty: a run without errors
+    if table is None:
+        table = exported_questions(run, testee, only_errors, include_rejected)  # may be empty: a run without errors
     name = "sea_" + slug(f"{run.run_id}-{testee or 'all'}{'-errors' if only_errors else ''}").replace("-", "_").replace(".", "_")
     make_folder(out)
     about = provenance(run, testee, only_errors, include_rejected, len(table))

@@ -108,9 +108,11 @@ def test_a_findings_folder_that_is_not_there_is_refused(tmp_path, capsys):
                                        f"wrote to, or leave --findings out for runs/r/findings\n")
 
 
-def test_an_export_emptied_by_reviewers_says_so(finished_audit, tmp_path, capsys):
+def test_an_export_emptied_by_reviewers_says_so(finished_audit, tmp_path, capsys, monkeypatch):
     # a bug hunt: it said the run had no wrong answers
+    import sea.exports
     from sea.exports import exported_questions
+    from sea.findings.analysis import evaluated
     from tests.flows.conftest import write_params
     from tests.test_exports import all_errors_rejected
 
@@ -118,10 +120,19 @@ def test_an_export_emptied_by_reviewers_says_so(finished_audit, tmp_path, capsys
     params = write_params(run.params.model_copy(update={"audit": run.params.audit.model_copy(update={"runs_dir": run.root.parent})}),
                           tmp_path / "params.yaml")
     errors = len(exported_questions(finished_audit, only_errors=True))
-    assert main(["--params", params, "export", run.run_id, "--format", "jsonl", "--only-errors", "--out", str(tmp_path / "out")]) == 0
-    note = capsys.readouterr().out.splitlines()[-1]
-    assert re.fullmatch(rf"note: reviewers rejected all {errors} wrong answers of run {run.run_id} \(--include-rejected keeps them\): "
-                        r"the jsonl suite is empty", note), note
+    gathered = []  # left alone in an earlier round: each format gathered the suite again, and its note once more
+
+    def counted(run, testee):
+        gathered.append(testee)
+        return evaluated(run, testee)
+
+    monkeypatch.setattr(sea.exports, "evaluated", counted)
+    assert main(["--params", params, "export", run.run_id, "--format", "jsonl", "parquet", "--only-errors",
+                 "--out", str(tmp_path / "out")]) == 0
+    for fmt, note in zip(["jsonl", "parquet"], capsys.readouterr().out.splitlines()[-3::2], strict=True):
+        assert re.fullmatch(rf"note: reviewers rejected all {errors} wrong answers of run {run.run_id} \(--include-rejected keeps "
+                            rf"them\): the {fmt} suite is empty", note), note
+    assert sorted(gathered) == sorted(model.model for model in run.params.testee_settings())  # each testee's answers read once
 
 
 @pytest.mark.parametrize("command", [["retest", "r", "--n", "0"], ["retest", "r", "--n", "-1"], ["compare", "a", "b", "--calls", "0"],
