@@ -202,9 +202,11 @@ class ArmDir:
 def project_folder(root: Path, runs_dir: Path) -> Path:
     """The folder the run's recorded runs_dir was given from (the project's, for runs/<run_id>), found from where the
     run is now: a relative annotations_dir is read from there, so a run moved or copied with its runs folder has its
-    own annotations beside it instead of sharing those of the project it came from."""
-    inside = 1 if runs_dir.is_absolute() or ".." in runs_dir.parts else len(runs_dir.parts)
-    return root.parents[min(inside, len(root.parents) - 1)]
+    own annotations beside it instead of sharing those of the project it came from. An absolute runs_dir, or one
+    reaching out with "..", does not say where the project is: the working directory, as before."""
+    if runs_dir.is_absolute() or ".." in runs_dir.parts:
+        return Path()
+    return root.parents[min(len(runs_dir.parts), len(root.parents) - 1)]
 
 
 _SAID_OTHER_RUNS: set[Path] = set()  # annotation files already said to hold another run's records

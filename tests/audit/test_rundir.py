@@ -70,12 +70,11 @@ def test_what_is_added_after_the_audit_is_kept_out_of_the_run_folder_dvc_restore
     assert run.annotations == audit_params.audit.annotations_dir / "r1" and not run.annotations.is_relative_to(run.root)
     del run.config["params"]["audit"]["annotations_dir"]  # a run made before the setting: the default place
     (run.root / "config.json").write_text(json.dumps(run.config), encoding="utf-8")
-    default = run.root.parent.parent / "annotations" / "r1"  # beside the runs folder
-    assert RunDir(run.root).annotations == default
+    assert RunDir(run.root).annotations == Path("annotations") / "r1"  # an absolute runs_dir: from the working directory
     (run.root / "review").mkdir()  # written into the run by an earlier SEA: moved, not read from two places
-    with pytest.raises(SeaError, match=re.escape(f"{run.root / 'review'}: kept in {default} now, out of the run folder "
-                                                 f"that `dvc repro` restores; move them there first: mkdir -p {default} "
-                                                 f"&& mv {run.root / 'review'} {default}/")):
+    with pytest.raises(SeaError, match=re.escape(f"{run.root / 'review'}: kept in annotations/r1 now, out of the run folder "
+                                                 f"that `dvc repro` restores; move them there first: mkdir -p annotations/r1 "
+                                                 f"&& mv {run.root / 'review'} annotations/r1/")):
         _ = RunDir(run.root).annotations
 
 
