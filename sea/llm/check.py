@@ -6,19 +6,18 @@ from pydantic import ValidationError
 
 from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
-from sea.llm.client import CallFailed, ModelClient
+from sea.llm.client import PROBE, PROBE_MAX_TOKENS, CallFailed, ModelClient
 from sea.llm.ledger import Ledger
 from sea.llm.registry import make_provider, price_table
 from sea.settings import ModelSettings, Params
 
 SHOWN_CHARS = 200  # of the reply: enough to tell a letter from a chatty or broken endpoint
 
-PROBE = [{"role": "user", "content": "Which letter comes first in the alphabet?\nA) A\nB) B\nC) C\nD) D\nReply with the letter only."}]
-
 
 def check_model(params: Params, model: str, base_url: str | None = None, api_key_env: str | None = None) -> str:
     try:
-        settings = ModelSettings(model=model, base_url=base_url, api_key_env=api_key_env, max_attempts=2, max_tokens=5)
+        settings = ModelSettings(model=model, base_url=base_url, api_key_env=api_key_env, max_attempts=2,
+                                 max_tokens=PROBE_MAX_TOKENS)
     except ValidationError as error:
         raise ParamsError(f"{model}: {error.errors()[0]['msg'].removeprefix('Value error, ')}") from None
     client = ModelClient("check", settings, make_provider(settings, params), cache=ResponseCache(None), ledger=Ledger(),

@@ -25,6 +25,10 @@ T = TypeVar("T")
 _TEMPLATE_TOKENS_PER_MESSAGE = 8
 _TEMPLATE_TOKENS_PER_CALL = 16
 
+# A tiny question any endpoint that answers at all answers (`sea models check`, ModelClient.check_answering).
+PROBE = [{"role": "user", "content": "Which letter comes first in the alphabet?\nA) A\nB) B\nC) C\nD) D\nReply with the letter only."}]
+PROBE_MAX_TOKENS = 5
+
 
 class Provider(Protocol):
     endpoint: str
@@ -151,12 +155,34 @@ class ModelClient:
                                f"a wrong base_url or model name needs a new run (replies are cached by endpoint)")
 
     def check_answering(self) -> None:
-        """Raises EndpointFailing when the latest calls failed on the endpoint's side and none has been answered
-        since: a batch that ends so may be the start of an outage, so its failed calls must not be kept as the
-        batch's outcome (a resumed run would never ask them again)."""
-        if self._unanswered:
+        """Raises EndpointFailing when the latest calls failed on the endpoint's side, none has been answered
+        since and the endpoint does not answer one probe now (PROBE, uncached, recorded in the ledger): a batch
+        that ends so may be the start of an outage, so its failed calls must not be kept as the batch's outcome
+        (a resumed run would never ask them again). An answered probe shows the failures were those calls' own:
+        else one call that always fails, the last of its batch, would stop every resume, the batch's other
+        calls coming from the cache."""
+        if not self._unanswered:
+            return
+        if not self.run(self._answers_probe()):
             raise self._endpoint_failing(f"the last {len(self._unanswered)} calls failed after their retries (last: "
-                                         f"{self._unanswered[-1]}) and none has been answered since, so this step is not kept")
+                                         f"{self._unanswered[-1]}), none has been answered since nor was a probe, so "
+                                         "this step is not kept")
+        self._unanswered = []
+
+    async def _answers_probe(self) -> bool:
+        decoding = self.decoding(max_tokens=PROBE_MAX_TOKENS)
+        async with self.limiter:
+            await self.limiter.pace(sum(self._bounds(PROBE, decoding)))
+            try:
+                reply = await self.provider.complete(PROBE, decoding)
+            except ProviderError as error:
+                log.warning("%s at %s: the probe after failed calls failed too (%s)", self.settings.model,
+                            self.provider.endpoint, error.reason)
+                return False
+        reply = self._with_usable_usage(reply, self._bounds(PROBE, decoding))
+        self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens,
+                           self._cost(reply.input_tokens, reply.output_tokens), False)
+        return True
 
     async def _call_with_retries(self, messages: list[Message], bounds: tuple[int, int], decoding: Decoding, budget: Budget,
                                  reservation: Reservation | None, worst: tuple[int, float | None], key: str) -> ProviderReply:

@@ -369,17 +369,41 @@ def test_a_refused_key_stops_at_once_and_its_batch_is_not_kept(provider):
 
 @pytest.mark.reliability
 def test_calls_that_end_a_batch_failing_on_the_endpoints_side_are_not_its_outcome():
-    with FakeLLMServer(script=["500"] * 3) as server:
+    with FakeLLMServer(script=["500"] * 4) as server:  # the three calls, then the probe
         client = make_client(server, max_in_flight=1, max_attempts=1, stop_after_failures=10)
         client.check_answering()  # nothing asked yet
         results, _ = client.run(client.complete_many([question(i) for i in range(3)]))
         assert all(isinstance(r, CallFailure) for r in results)
-        with pytest.raises(EndpointFailing, match=r"the last 3 calls failed after their retries \(last: .*500.*\) and none "
-                                                  r"has been answered since, so this step is not kept"):
+        with pytest.raises(EndpointFailing, match=r"the last 3 calls failed after their retries \(last: .*500.*\), none "
+                                                  r"has been answered since nor was a probe, so this step is not kept"):
             client.check_answering()
         results, _ = client.run(client.complete_many([question(3)]))
         assert isinstance(results[0], Completion)
         client.check_answering()  # answered since: the failures were the calls', not an outage's
+
+
+
+@pytest.mark.reliability
+def test_one_call_that_always_fails_last_in_its_batch_does_not_stop_every_resume(tmp_path):
+    """Left alone in an earlier round: a paragraph whose writer call always failed, the last of its batch to end, read
+    as an outage on every resume (the batch's other calls came from the cache), so the run could never finish."""
+    prompts = [question(i) for i in range(3)]
+    with FakeLLMServer(script=["ok", "ok", "500", "ok"]) as server:  # the first run: the last call fails, the probe is answered
+        first = make_client(server, max_in_flight=1, max_attempts=1, cache=ResponseCache(tmp_path / "responses.sqlite"))
+        results, _ = first.run(first.complete_many(prompts))
+        first.check_answering()
+        server.script.extend(["500", "ok"])  # the resume: the same call fails again, the probe is answered
+        resumed = make_client(server, max_in_flight=1, max_attempts=1, cache=ResponseCache(tmp_path / "responses.sqlite"))
+        results, _ = resumed.run(resumed.complete_many(prompts))
+        assert [type(r) for r in results] == [Completion, Completion, CallFailure] and results[0].cached
+        resumed.check_answering()  # kept: the failure is that call's own
+        server.script.extend(["500", "500"])  # the endpoint down: the call and the probe fail
+        down = make_client(server, max_in_flight=1, max_attempts=1, cache=ResponseCache(tmp_path / "responses.sqlite"))
+        down.run(down.complete_many(prompts))
+        with pytest.raises(EndpointFailing, match="nor was a probe"):
+            down.check_answering()
+    [usage] = resumed.ledger.summary()
+    assert server.state.requests == 8 and (usage["calls"], usage["cached_calls"], usage["failed_calls"]) == (3, 2, 1)  # the probe paid
 
 
 SPOILED_USAGE = ["no_usage", "null_usage", "negative_usage", "fractional_usage", "huge_usage", "zero_usage"]
