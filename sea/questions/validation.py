@@ -56,6 +56,15 @@ def _option_key(option: str) -> str:
     return _norm(visible).strip("\"'“”‘’ ").rstrip(".,;:!? ").strip("\"'“”‘’ ")
 
 
+# An option that marks itself or another as the answer: a check or cross mark anywhere, or a note at its end in
+# brackets or after a dash ("Paris (correct)", "Lyon [wrong answer]", "Nice - the answer").
+_MARKS_THE_ANSWER = re.compile(
+    r"[\u2713\u2714\u2705\u2611\u2717\u2718\u274c]"
+    r"|(?:[(\[]\s*|\s[-\u2013\u2014]\s*)(?:the\s+)?(?:(?:correct|right|true|incorrect|wrong|false)"
+    r"(?:\s+(?:answer|option|choice))?|answer)\s*[)\]]?$",
+    re.IGNORECASE)
+
+
 def phrasing_problem(question: str, answer: str) -> str | None:
     """Why a question's wording is unusable, or None."""
     if not question.strip():
@@ -84,6 +93,9 @@ def draft_from_item(item: object) -> tuple[Draft | None, str]:
         return None, "options are not distinct"
     if any(instruction_like(o) for o in options):
         return None, f"an option {INSTRUCTION_LIKE}"
+    marked = next((o for o in options if _MARKS_THE_ANSWER.search(o)), None)
+    if marked:
+        return None, f"an option marks the answer: {marked[:80]!r}"
     if not isinstance(answer, str) or answer.strip().upper() not in LETTERS:
         return None, f"answer {answer!r} is not one of the option letters"
     if not isinstance(question, str):

@@ -69,3 +69,19 @@ def test_options_that_differ_in_a_sign_that_makes_a_name_or_a_number_are_distinc
     # a review: every punctuation mark around an option was stripped, so C, C++ and C# read as one option
     draft, reason = draft_from_item({"question": "Which is it?", "options": dict(zip("ABCD", options)), "answer": "A"})
     assert draft is not None, reason
+
+
+@pytest.mark.parametrize("marked", ["Beta0 (correct answer)", "Paris \u2713", "Paris (correct)", "Paris [Correct]", "\u2705 Paris",
+                                    "Paris - the answer", "Lyon (wrong)", "Lyon \u2014 incorrect"])
+def test_an_option_that_marks_the_answer_is_refused_naming_it(marked):
+    # left alone in an earlier round: "Beta0 (correct answer)" or "Paris \u2713" passed the checks and the gate
+    options = {"A": marked, "B": "Marseille", "C": "Toulouse", "D": "Nice"}
+    draft, reason = draft_from_item({"question": "Which city is the capital of France?", "options": options, "answer": "A"})
+    assert draft is None and reason == f"an option marks the answer: {marked!r}"
+
+
+@pytest.mark.parametrize("option", ["Right Bank", "True Grit", "Wrong Way (1972 film)", "The Correct Answer (2020)", "Trial-and-error"])
+def test_an_option_that_only_holds_such_a_word_is_not_marked(option):
+    options = {"A": option, "B": "Marseille", "C": "Toulouse", "D": "Nice"}
+    draft, reason = draft_from_item({"question": "Which is it?", "options": options, "answer": "A"})
+    assert draft is not None, reason
