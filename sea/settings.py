@@ -147,6 +147,7 @@ class ModelSettings(_Section):
     stop_after_failures: int = Field(default=10, ge=1)
     backoff_base_s: float = Field(default=1.0, ge=0)
     backoff_cap_s: float = Field(default=60.0, ge=0)
+    max_retry_after_s: float = Field(default=600.0, ge=0)  # a server's Retry-After above it stops the run, resumable
     temperature: float = Field(default=0.1, ge=0, le=2)
     top_p: float = Field(default=0.9, gt=0, le=1)
     max_tokens: int = Field(default=16, ge=1)

@@ -60,7 +60,7 @@ _RESUMABLE_CHANGES = ("audit.mlflow_tracking_uri", "audit.mlflow_experiment", "a
 # How a model is reached, not what it is asked or answers: `--set` may change them when a run is resumed (a rate limit
 # that was too high, a timeout too short, the variable holding the key). Not base_url: replies are cached by endpoint.
 PACING_AND_RETRIES = ("timeout_s", "max_in_flight", "requests_per_minute", "tokens_per_minute", "max_attempts",
-                      "stop_after_failures", "backoff_base_s", "backoff_cap_s", "api_key_env")
+                      "stop_after_failures", "backoff_base_s", "backoff_cap_s", "max_retry_after_s", "api_key_env")
 
 
 def new_run_id() -> str:

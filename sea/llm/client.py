@@ -210,7 +210,14 @@ class ModelClient:
                         budget.close(ticket)
                     if not error.unreachable:
                         self._reached = True
-                    if (not error.retryable or attempt == settings.max_attempts
+                    too_long = error.retryable and (error.retry_after or 0.0) > settings.max_retry_after_s
+                    if too_long and not self.failing:  # waited out, a day's Retry-After would hang the run without a word
+                        self.failing = EndpointFailing(
+                            f"{settings.model} at {self.provider.endpoint} asked to wait {error.retry_after:,.0f} s before "
+                            f"another call (Retry-After), above models.{self.role}.max_retry_after_s={settings.max_retry_after_s:g}; "
+                            f"nothing more was paid: resume the run once that time has passed, or with "
+                            f"--set models.{self.role}.max_retry_after_s set higher to wait it out")
+                    if (not error.retryable or attempt == settings.max_attempts or too_long
                             or (error.unreachable and not self._reached)):
                         raise CallFailed(CallFailure(error.reason, attempt, settings.model, endpoint_side=error.retryable),
                                          error.refused) from None

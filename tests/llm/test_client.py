@@ -63,6 +63,20 @@ def test_429_retry_after_is_honoured(provider):
     assert server.state.requests == 2 and time.perf_counter() - started >= 0.4
 
 
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_retry_after_above_max_retry_after_s_stops_the_run_at_once_paying_nothing(provider):
+    """Left alone in an earlier round: a Retry-After of 100,000 s was waited out in full, the audit silent for a day."""
+    with FakeLLMServer(script=["429"], retry_after_s=100_000) as server:
+        client, budget = make_client(server, provider, max_in_flight=1), Budget(calls=10)
+        with pytest.raises(EndpointFailing) as stopped:
+            client.run(client.complete_many([question(i) for i in range(3)], budget=budget))
+    assert str(stopped.value) == (f"{client.settings.model} at {client.provider.endpoint} asked to wait 100,000 s before another "
+                                  "call (Retry-After), above models.testee.max_retry_after_s=600; nothing more was paid: resume "
+                                  "the run once that time has passed, or with --set models.testee.max_retry_after_s set higher "
+                                  "to wait it out")
+    assert server.state.requests == 1 and budget.spent.calls == 0 and budget.reserved.calls == 0
+
 @pytest.mark.parametrize("fault", ["500", "malformed", "timeout"])
 def test_transient_faults_are_retried(fault):
     with FakeLLMServer(script=[fault, fault], hang_s=1.0) as server:
