@@ -140,15 +140,15 @@ class LocalModel:
         if len(input_ids) + decoding.max_tokens > context:
             raise ProviderError(f"local:{self.name}: prompt of {len(input_ids)} tokens plus {decoding.max_tokens} "
                                 f"new tokens exceeds the {context}-token context", retryable=False)
-        text, output_tokens = await self._batcher.submit(_Request(input_ids, decoding.max_tokens))
-        return ProviderReply(text, len(input_ids), output_tokens)
+        text, output_tokens, cut = await self._batcher.submit(_Request(input_ids, decoding.max_tokens))
+        return ProviderReply(text, len(input_ids), output_tokens, cut)
 
     def _pad(self, requests: Sequence[_Request]) -> BatchEncoding:
         """input_ids and attention_mask, padded on the left so that every row ends at its last token."""
         return self.tokenizer.pad({"input_ids": [r.input_ids for r in requests]}, padding_side="left",
                                   return_tensors="pt")
 
-    def _score_letters(self, requests: Sequence[_Request]) -> list[tuple[str, int]]:
+    def _score_letters(self, requests: Sequence[_Request]) -> list[tuple[str, int, bool]]:
         """Each prompt's most likely next letter; a letter's probability sums its tokenisations."""
         batch = self._pad(requests)
         # Positions each row would have unpadded, so that padding cannot change a row's answer.
@@ -157,10 +157,11 @@ class LocalModel:
             logits = self.model(**batch, position_ids=positions, logits_to_keep=1).logits[:, -1]
         log_probs = logits.log_softmax(-1)
         scores = torch.stack([log_probs[:, ids].logsumexp(-1) for ids in self._letter_ids], dim=-1)
-        return [(LETTERS[i], 1) for i in scores.argmax(-1).tolist()]
+        return [(LETTERS[i], 1, False) for i in scores.argmax(-1).tolist()]
 
-    def _generate(self, requests: Sequence[_Request]) -> list[tuple[str, int]]:
-        """Greedy continuations; the batch decodes to its longest max_tokens, each row is cut to its own."""
+    def _generate(self, requests: Sequence[_Request]) -> list[tuple[str, int, bool]]:
+        """Greedy continuations, each with whether it was cut at max_tokens (no stop token before it); the batch
+        decodes to its longest max_tokens, each row is cut to its own."""
         batch = self._pad(requests)
         with torch.inference_mode():
             output = self.model.generate(**batch, do_sample=False, max_new_tokens=max(r.max_tokens for r in requests),
@@ -169,5 +170,5 @@ class LocalModel:
         for request, row in zip(requests, output[:, batch["input_ids"].shape[1]:].tolist(), strict=True):
             stop = next((i for i, token in enumerate(row) if token in self._stop_ids), len(row))
             tokens = row[: min(stop, request.max_tokens)]
-            replies.append((self.tokenizer.decode(tokens, skip_special_tokens=True), len(tokens)))
+            replies.append((self.tokenizer.decode(tokens, skip_special_tokens=True), len(tokens), stop >= request.max_tokens))
         return replies

@@ -83,3 +83,19 @@ def test_generate_mode_decodes_at_most_max_tokens(models_dir, smollm2):
 def test_unknown_model_or_mode_fails_clearly(tmp_path, name, mode, named):
     with pytest.raises(ValueError, match=named):
         LocalModel(name, tmp_path, mode=mode)
+
+
+@pytest.mark.slow
+def test_generate_mode_says_which_replies_it_cut_at_max_tokens(models_dir, smollm2):
+    # left alone in an earlier round: a local reply cut at max_tokens was not flagged, unlike the SDK providers', so a
+    # writer's cut reply read as "not JSON" instead of "reply cut at max_tokens=N"
+    generator = LocalModel("smollm2-135m", models_dir, mode="generate")
+    hello = [{"role": "user", "content": "Say hello."}]
+
+    async def ask_both():  # one batch, decoded to the longer max_tokens
+        return await asyncio.gather(generator.complete(hello, Decoding(max_tokens=4)), generator.complete(hello, Decoding(max_tokens=64)))
+
+    cut, whole = asyncio.run(ask_both())
+    assert cut.cut and cut.output_tokens == 4
+    assert not whole.cut and 4 < whole.output_tokens < 64  # it ended the reply itself
+    assert not asyncio.run(smollm2.complete(PROMPTS[0], Decoding(max_tokens=1))).cut  # a letter is the whole reply
