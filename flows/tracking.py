@@ -269,6 +269,8 @@ class AuditTracker:
             for row in summary["arms"] for name, key in HEADLINE.items() if row.get(key) is not None})
         for row in summary["arms"]:
             child = self.record["children"].get(f"{row['testee']}/{row['arm']}")
+            if child and row.get("served_models"):
+                self.client.set_tag(child["id"], "sea.served_models", ", ".join(row["served_models"])[:_MAX_PARAM_CHARS])
             if child and row["error_rate_vs_random"] is not None:
                 self.log_changed(child["id"], {"error_rate_vs_random": float(row["error_rate_vs_random"])})
 

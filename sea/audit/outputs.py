@@ -107,6 +107,7 @@ def summarise(run: RunDir) -> dict:
         arms.append({"testee": arm.testee, "arm": arm.arm, "steps": len(steps), "finished": state.finished,
                      **({"over_budget": over} if over else {}),
                      "failed_calls": sum(step["failed_calls"] for step in steps),
+                     **({"served_models": served} if (served := arm.served_models()) else {}),
                      **{key: last.get(key) for key in ("cumulative_questions", "cumulative_wrong", "cumulative_error_rate",
                                                        "cumulative_sources", "cumulative_pruned_sources", "active_sources",
                                                        "cumulative_testee_tokens", "cumulative_generator_tokens",

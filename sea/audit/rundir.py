@@ -126,6 +126,19 @@ class ArmDir:
         folder, so it outlives the arm's deletion to be redone."""
         return self.root.parent / f"{self.arm}.sent-calls.jsonl"
 
+    @property
+    def served_path(self) -> Path:
+        return self.root / "served-models.json"
+
+    def served_models(self) -> list[str]:
+        """The model names the testee's endpoint said answered (none for a testee whose replies name none)."""
+        return read_json(self.served_path) if self.served_path.is_file() else []
+
+    def note_served(self, names: frozenset[str]) -> None:
+        known = set(self.served_models())
+        if not names <= known:
+            write_json(self.served_path, sorted(known | names))
+
     def step_dir(self, step: int) -> Path:
         return self.root / "steps" / f"{step:04d}"
 

@@ -73,6 +73,7 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
         asked = [q for p in evaluated for q in questions[p]]
         records, exhausted = ask_all(asked)
     testee.check_answering()  # a step that ends in an outage is redone on resume, not kept with its failed calls
+    arm.note_served(testee.provider.served)
     answered = {r["question_id"] for r in records}
     store.save_answers(questions_table([q for q in asked if q.question_id in answered]), answers_table(records))
     para_of = {q.question_id: q.para_id for q in asked}

@@ -33,6 +33,7 @@ PROBE_MAX_TOKENS = 5
 class Provider(Protocol):
     endpoint: str
     remote: bool  # a server that may process, and bill, a request whose reply never came back
+    served: frozenset[str]  # the model names the endpoint said answered (only a remote endpoint's replies name one)
 
     async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply: ...
 

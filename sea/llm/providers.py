@@ -120,11 +120,14 @@ class _SdkProvider:
         self._client = self.client_class(api_key=api_key(settings), base_url=settings.base_url, max_retries=0,
                                          timeout=settings.timeout_s)
         self._warned_served = False
+        self.served: frozenset[str] = frozenset()
 
     def _note_served(self, served: object) -> None:
         """Warn, once, when the endpoint says another model answered than the one asked for (a proxy routing
         elsewhere, a wrong alias): what the audit finds would be that model's. A dated version of the name
-        asked for (gpt-4o-mini-2024-07-18 for gpt-4o-mini) is the same model."""
+        asked for (gpt-4o-mini-2024-07-18 for gpt-4o-mini) is the same model. Every name it gave is kept in `served`."""
+        if isinstance(served, str) and served:
+            self.served |= {served}
         if self._warned_served or not isinstance(served, str) or not served or served.startswith(self.settings.name):
             return
         self._warned_served = True

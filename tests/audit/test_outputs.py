@@ -5,8 +5,12 @@ import json
 import pandas as pd
 
 from sea.audit.outputs import arm_tables, asked_once, gather_arm, summarise
-from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
+from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir, open_run
 from sea.audit.steps import in_process, run_steps
+from sea.audit.workspace import Workspace
+from sea.llm.fake_server import FakeLLMServer
+from sea.settings import Params
+from tests.audit.conftest import small_audit
 
 
 def _summary_of(run: RunDir, arm: ArmDir) -> dict:
@@ -88,3 +92,19 @@ def test_an_arm_that_spent_above_its_budget_says_so_with_the_exact_figure(worksp
     state["spent"]["calls"] = limit + 3  # as a step's replies counted above their reservations leave it
     arm.state_path.write_text(json.dumps(state), encoding="utf-8")
     assert _summary_of(workspace.run, arm)["over_budget"] == {"calls": {"spent": limit + 3, "limit": limit}}
+
+
+def test_the_model_names_the_endpoint_said_answered_are_in_the_arms_summary(vital_sample, tmp_path, workspace):
+    """Left alone in an earlier round: the name the endpoint said answered was warned of when it differed, but recorded
+    nowhere, so an audit's claims named the model asked for, not the one that answered."""
+    raw = small_audit(vital_sample, tmp_path / "runs").model_dump(mode="json")
+    raw["search"]["arms"] = ["random"]
+    with FakeLLMServer(script=["ok", "other_model"]) as server:  # the server names the model asked for, x, or another
+        raw["models"]["testee"].update(model="openai-compatible:x", base_url=f"{server.base_url}/v1", max_in_flight=1)
+        served = Workspace.of(open_run(tmp_path / "runs", "served", Params.model_validate(raw)).root)
+        arm = served.run.arm("openai-compatible:x", "random")
+        run_steps(arm, in_process(served), 1)
+    assert _summary_of(served.run, arm)["served_models"] == ["another-model", "x"]
+    simulated = workspace.run.arm("simulated:probe", "random")
+    run_steps(simulated, in_process(workspace), 1)
+    assert "served_models" not in _summary_of(workspace.run, simulated)  # a simulated testee's replies name no model
