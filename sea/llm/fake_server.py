@@ -28,10 +28,10 @@ USAGE_FAULTS = {"no_usage": None, "null_usage": "null", "negative_usage": -1000,
                 "huge_usage": 10**12, "zero_usage": 0}
 # "quota" is OpenAI's 429 for an account whose quota is used up. "refusal" and "content_filter" answer with a refusal as
 # each API sends one (see _refuse). "html" answers a web page; "stream" the reply as server-sent events, as a server that
-# only streams does.
+# only streams does. "empty" answers with no reply at all: OpenAI's choices and Anthropic's content empty.
 REFUSALS = ("refusal", "content_filter")
 FAULTS = ("ok", "400", "401", "429", "429_date", "500", "timeout", "late", "trickle", "malformed", "die", "length", *USAGE_FAULTS,
-          *REFUSALS, "html", "stream", "quota", "other_model")
+          *REFUSALS, "html", "stream", "quota", "other_model", "empty")
 
 
 def count_tokens(text: str) -> int:
@@ -183,6 +183,8 @@ class FakeLLMServer:
                     _cut(body)
                 if fault == "other_model":
                     body["model"] = "another-model"
+                if fault == "empty":
+                    body["content" if anthropic else "choices"] = []
                 if fault in REFUSALS:
                     _refuse(body, fault)
                 if fault == "stream":

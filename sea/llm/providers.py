@@ -166,7 +166,10 @@ class OpenAIChat(_SdkProvider):
             openai, self._client.chat.completions.create, model=self.settings.name, messages=messages,
             temperature=decoding.temperature, top_p=decoding.top_p, max_tokens=decoding.max_tokens, seed=decoding.seed,
         )
+        usage = _reported_usage(getattr(response, "usage", None), "prompt_tokens", "completion_tokens")
         try:
+            if not response.choices:  # as Anthropic's empty content: the server answered with no text, counted as it says
+                return ProviderReply("", *usage)
             choice = response.choices[0]
             text = choice.message.content or ""
             refusal = getattr(choice.message, "refusal", None)
@@ -174,8 +177,7 @@ class OpenAIChat(_SdkProvider):
                 text = _refused(refusal or "content filter", text)
         except (AttributeError, IndexError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
-        return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "prompt_tokens", "completion_tokens"),
-                             cut=getattr(choice, "finish_reason", None) == "length")
+        return ProviderReply(text, *usage, cut=getattr(choice, "finish_reason", None) == "length")
 
 
 class AnthropicMessages(_SdkProvider):

@@ -508,6 +508,17 @@ def test_a_reply_from_another_model_than_asked_for_is_warned_of_once(provider, c
     assert len(caplog.records) == 1 and "the endpoint says 'another-model' answered" in caplog.records[0].getMessage()
 
 
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_reply_with_no_choice_or_no_content_is_an_empty_reply_either_way(provider):
+    # left alone in an earlier round: OpenAI's empty choices was retried as malformed, each attempt charged its worst
+    # case, while Anthropic's empty content was an empty reply, charged as counted
+    with FakeLLMServer(script=["empty"]) as server:
+        client, budget = make_client(server, provider), Budget(calls=10)
+        completion = client.complete_sync(question(0), budget=budget)
+    assert completion.text == "" and not completion.cut and server.state.requests == 1
+    assert budget.spent.tokens == server.state.input_tokens + server.state.output_tokens  # as counted, not the worst case
+
 def test_a_used_up_quota_stops_at_once_saying_so():
     """A bug hunt: OpenAI's 429 with code insufficient_quota was retried like a rate limit, every attempt of every
     call (15 s for one call with the default backoff; an audit stopped only after 30 requests)."""
