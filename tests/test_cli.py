@@ -309,3 +309,15 @@ def test_a_file_that_exists_elsewhere_is_not_told_as_a_file_in_a_folders_way(tmp
     with pytest.raises(SeaError, match=f"^{re.escape(str(taken))}: a file stands where a folder should be: move it or give "
                                        f"another path, then run again$"):
         make_folder(taken)
+
+
+def test_the_paid_line_shows_a_small_figure_with_its_own_digits():
+    # left alone in an earlier round: from a cent up, figures were rounded to cents, so $0.0149 read "$0.01"
+    from flows.cli import paid_line
+
+    row = {"paid_calls": 12, "paid_tokens": 3400, "paid_dollars": 0.0149, "unsettled_calls": 1, "unsettled_dollars": 0.061}
+    assert paid_line([row]) == ("\nPaid to the testee API: $0.015 for 12 replies, 3,400 tokens (cached replies cost nothing); "
+                                "1 attempts got no usable reply and may be billed too, up to $0.061 more")
+    assert paid_line([{**row, "paid_dollars": 0.0061}]).startswith("\nPaid to the testee API: $0.0061 for")
+    assert paid_line([{**row, "paid_dollars": 0.25}]).startswith("\nPaid to the testee API: $0.25 for")
+    assert paid_line([{**row, "paid_dollars": 12.254}]).startswith("\nPaid to the testee API: $12.25 for")

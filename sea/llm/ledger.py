@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import uuid
 from dataclasses import asdict, dataclass, replace
@@ -39,8 +40,11 @@ class PriceTable:
 
 
 def dollars_text(dollars: float) -> str:
-    """Cents, or two significant digits below a cent: a paid call never reads as $0.00."""
-    return f"${dollars:,.2f}" if dollars >= 0.01 or dollars == 0 else f"${dollars:.2g}"
+    """Cents from a dollar up; below it, two significant digits at least: $0.0061 does not read as $0.01, nor a paid
+    call as $0.00."""
+    if dollars >= 1 or dollars == 0:
+        return f"${dollars:,.2f}"
+    return f"${dollars:.{max(2, 1 - math.floor(math.log10(dollars)))}f}"
 
 
 class Ledger:

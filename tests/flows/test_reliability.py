@@ -24,6 +24,7 @@ from sea.audit import rundir
 from sea.audit.outputs import summarise
 from sea.audit.rundir import RunDir
 from sea.llm.fake_server import FakeLLMServer
+from sea.llm.ledger import dollars_text
 from tests.flows.conftest import cli_audit_params, subprocess_env, write_params
 
 REPO = Path(__file__).resolve().parents[2]
@@ -186,7 +187,7 @@ def test_a_paid_run_killed_with_calls_in_flight_and_resumed_stays_within_its_bud
     answers = pd.concat(pd.read_parquet(arms[0].step_dir(step) / rundir.ANSWERS) for step in range(arms[0].load_state().step))
     # every uncached answer was paid, and so was each reply the killed process got and the resumed one found in the cache
     assert answers.query("not cached")["cost_usd"].sum() - 1e-9 <= paid["paid_dollars"] <= answers["cost_usd"].sum() + 1e-9
-    assert f"Paid to the testee API: ${paid['paid_dollars']:,.2f} for {paid['paid_calls']} replies" in resumed.stdout
+    assert f"Paid to the testee API: {dollars_text(paid['paid_dollars'])} for {paid['paid_calls']} replies" in resumed.stdout
 
 
 def test_an_outage_that_begins_at_the_end_of_a_step_is_redone_on_resume_not_kept(prefect_server, mlflow_uri, params_path):
