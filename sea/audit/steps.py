@@ -72,7 +72,7 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
         evaluated = fit_to_budget(batch.para_ids, {p: len(q) for p, q in questions.items()}, budget.calls_left)
         asked = [q for p in evaluated for q in questions[p]]
         records, exhausted = ask_all(asked)
-    testee.check_answering()  # a step that ends in an outage is redone on resume, not kept with its failed calls
+    testee.check_answering(budget)  # a step that ends in an outage is redone on resume, not kept with its failed calls
     arm.note_served(testee.provider.served)
     answered = {r["question_id"] for r in records}
     store.save_answers(questions_table([q for q in asked if q.question_id in answered]), answers_table(records))

@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, TypeVar
+from uuid import uuid4
 
 from sea.llm import meter
 from sea.llm.cache import ResponseCache, cache_key
@@ -155,35 +156,28 @@ class ModelClient:
                                f"models check {self.settings.model}`: once it is up and takes the key, resume the run; "
                                f"a wrong base_url or model name needs a new run (replies are cached by endpoint)")
 
-    def check_answering(self) -> None:
+    def check_answering(self, budget: Budget | None = None) -> None:
         """Raises EndpointFailing when the latest calls failed on the endpoint's side, none has been answered
-        since and the endpoint does not answer one probe now (PROBE, uncached, recorded in the ledger): a batch
-        that ends so may be the start of an outage, so its failed calls must not be kept as the batch's outcome
-        (a resumed run would never ask them again). An answered probe shows the failures were those calls' own:
-        else one call that always fails, the last of its batch, would stop every resume, the batch's other
-        calls coming from the cache."""
+        since and the endpoint does not answer one probe now (PROBE, never from the cache, paid from `budget`
+        like any call): a batch that ends so may be the start of an outage, so its failed calls must not be kept
+        as the batch's outcome (a resumed run would never ask them again). An answered probe shows the failures
+        were those calls' own: else one call that always fails, the last of its batch, would stop every resume,
+        the batch's other calls coming from the cache. A budget that cannot pay for the probe ends the run with
+        the batch kept, rather than a resume that could never finish it."""
         if not self._unanswered:
             return
-        if not self.run(self._answers_probe()):
-            raise self._endpoint_failing(f"the last {len(self._unanswered)} calls failed after their retries (last: "
-                                         f"{self._unanswered[-1]}), none has been answered since nor was a probe, so "
-                                         "this step is not kept")
+        failed = self._unanswered
+        probe = self.complete(PROBE, self.decoding(max_tokens=PROBE_MAX_TOKENS), budget, cache_scope=f"probe {uuid4().hex}")
+        try:
+            self.run(probe)
+        except BudgetExhausted:
+            log.warning("%s at %s: %d calls failed after their retries (last: %s); no budget is left for a probe of the "
+                        "endpoint, so they are kept as failed calls", self.settings.model, self.provider.endpoint,
+                        len(failed), failed[-1])
+        except CallFailed:
+            raise self._endpoint_failing(f"the last {len(failed)} calls failed after their retries (last: {failed[-1]}), "
+                                         "none has been answered since nor was a probe, so this step is not kept") from None
         self._unanswered = []
-
-    async def _answers_probe(self) -> bool:
-        decoding = self.decoding(max_tokens=PROBE_MAX_TOKENS)
-        async with self.limiter:
-            await self.limiter.pace(sum(self._bounds(PROBE, decoding)))
-            try:
-                reply = await self.provider.complete(PROBE, decoding)
-            except ProviderError as error:
-                log.warning("%s at %s: the probe after failed calls failed too (%s)", self.settings.model,
-                            self.provider.endpoint, error.reason)
-                return False
-        reply = self._with_usable_usage(reply, self._bounds(PROBE, decoding))
-        self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens,
-                           self._cost(reply.input_tokens, reply.output_tokens), False)
-        return True
 
     async def _call_with_retries(self, messages: list[Message], bounds: tuple[int, int], decoding: Decoding, budget: Budget,
                                  reservation: Reservation | None, worst: tuple[int, float | None], key: str) -> ProviderReply:

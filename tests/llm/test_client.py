@@ -420,6 +420,24 @@ def test_one_call_that_always_fails_last_in_its_batch_does_not_stop_every_resume
     assert server.state.requests == 8 and (usage["calls"], usage["cached_calls"], usage["failed_calls"]) == (3, 2, 1)  # the probe paid
 
 
+@pytest.mark.reliability
+def test_the_probe_after_failed_calls_is_paid_from_the_budget(caplog):
+    """The probe was sent outside the step's budget: a call budget spent to its last call was exceeded by one."""
+    with FakeLLMServer(script=["ok", "500", "ok"]) as server:  # the second call fails (a 500 is not billed), the probe is answered
+        client = make_client(server, max_in_flight=1, max_attempts=1)
+        budget = Budget(calls=2)
+        client.run(client.complete_many([question(i) for i in range(2)], budget=budget))
+        client.check_answering(budget)
+        assert budget.spent.calls == 2 and server.state.requests == 3
+    with FakeLLMServer(script=["ok", "timeout"], hang_s=1.0) as server:  # a timeout may be billed: the budget is spent
+        client = make_client(server, max_in_flight=1, max_attempts=1, timeout_s=0.3)
+        budget = Budget(calls=2)
+        client.run(client.complete_many([question(i) for i in range(2)], budget=budget))
+        client.check_answering(budget)  # no probe: the batch is kept, not stopped on every resume
+        assert budget.spent.calls == 2 and server.state.requests == 2
+    assert "no budget is left for a probe of the endpoint, so they are kept as failed calls" in caplog.text
+
+
 SPOILED_USAGE = ["no_usage", "null_usage", "negative_usage", "fractional_usage", "huge_usage", "zero_usage"]
 
 
