@@ -18,7 +18,7 @@ from sea.kb.dump import iter_dump
 from sea.kb.fetch import PACKAGED_SOURCES
 from sea.kb.records import iter_jsonl, iter_parquet
 from sea.kb.schema import (BUILD_REPORT_FILE, KnowledgeBaseWriter, SkipCounts, SourceDocument, SourceNotes, doc_id_for, para_id_for,
-                           require_replaceable)
+                           require_replaceable, title_key)
 from sea.kb.vital import iter_vital
 from sea.settings import KbSettings, Params, require_input
 
@@ -108,17 +108,17 @@ def clean_document(doc: SourceDocument, params: Params, skips: SkipCounts) -> So
 
 
 def usable_documents(documents: Iterator[SourceDocument], params: Params, skips: SkipCounts) -> Iterator[SourceDocument]:
-    """Cleaned documents with text, each title once."""
+    """Cleaned documents with text, each title once (see title_key)."""
     seen: set[int] = set()
     for doc in documents:
         doc = clean_document(doc, params, skips)
         if doc is None:
             continue
-        doc_id = doc_id_for(doc.title)
-        if doc_id in seen:
+        key = title_key(doc.title)
+        if key in seen:
             skips.add("duplicate title")
             continue
-        seen.add(doc_id)
+        seen.add(key)
         yield doc
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,6 +70,13 @@ def _hash_id(key: str) -> int:
 
 def doc_id_for(title: str) -> int:
     return _hash_id(f"doc\x1f{title}")
+
+
+def title_key(title: str) -> int:
+    """One key for the titles of one article: "Café" with a composed é and with e plus a combining accent are
+    one title whose bytes, and so whose doc_ids, differ. Only this key is normalised (NFC), not the doc_id, so
+    no id of a knowledge base without such a pair changes."""
+    return doc_id_for(unicodedata.normalize("NFC", title))
 
 
 def para_id_for(doc_id: int, ordinal: int) -> int:

@@ -25,7 +25,7 @@ from sea.errors import SourceError
 from sea.files import read_json, write_json, write_parquet
 from sea.kb.build import Categorizer, commit_with_report, rows_of, usable_documents
 from sea.kb.multistream import Shard, index_path_for, plan_shards, read_header, shard_documents
-from sea.kb.schema import DOCUMENT_SCHEMA, PARAGRAPH_SCHEMA, KnowledgeBaseWriter, SkipCounts, SourceNotes
+from sea.kb.schema import DOCUMENT_SCHEMA, PARAGRAPH_SCHEMA, KnowledgeBaseWriter, SkipCounts, SourceNotes, title_key
 from sea.settings import EmbeddingSettings, Params, require_input
 
 log = logging.getLogger(__name__)
@@ -139,8 +139,8 @@ class _RowGroups:
 
 def documents_in(folder: Path, shards: list[Shard]) -> int:
     """How many distinct documents the shards' parts hold (a title in two shards is one document)."""
-    return len({doc_id for shard in shards for doc_id in pq.read_table(_part(folder, shard)[0], columns=["doc_id"])
-                .column("doc_id").to_pylist()})
+    return len({title_key(title) for shard in shards for title in pq.read_table(_part(folder, shard)[0], columns=["title"])
+                .column("title").to_pylist()})
 
 
 def merge_shards(params: Params, shards: list[Shard], folder: Path, started: float, progress: bool = True) -> dict:
@@ -162,7 +162,8 @@ def merge_shards(params: Params, shards: list[Shard], folder: Path, started: flo
             for reason, n in read_json(done)["skipped"].items():
                 skips.add(reason, n)
             documents = pq.read_table(documents_part)
-            first = [doc_id not in seen and not seen.add(doc_id) for doc_id in documents.column("doc_id").to_pylist()]
+            keys = map(title_key, documents.column("title").to_pylist())
+            first = [key not in seen and not seen.add(key) for key in keys]
             if not all(first):
                 skips.add("duplicate title", first.count(False))
             documents = documents.filter(pa.array(first, pa.bool_()))

@@ -13,6 +13,7 @@ from sea.kb.schema import (
     DOCUMENTS_FILE,
     PARAGRAPH_SCHEMA,
     PARAGRAPHS_FILE,
+    doc_id_for,
 )
 from tests.conftest import SAMPLE_ARTICLES, write_jsonl
 
@@ -63,6 +64,21 @@ def test_a_rebuild_writes_the_same_bytes(make_params, jsonl_input, tmp_path):
 def test_max_documents_stops_early(make_params, jsonl_input):
     params = make_params(kb={"source": "jsonl", "input": jsonl_input, "max_documents": 3, "chunk_documents": 2})
     assert build_knowledge_base(params, progress=False)["documents"] == 3
+
+
+CAFE_TEXT = "A café is an establishment that serves coffee and light meals, and is often a place to meet and talk."
+
+
+def test_titles_that_differ_only_in_unicode_normalisation_are_one_document(make_params, tmp_path):
+    """"Café" with a composed é and "Cafe\u0301" with a combining accent are one article; the first keeps its
+    id, which is that of its title as written, so a knowledge base without such a pair keeps every id."""
+    decomposed = "Cafe\u0301"
+    path = write_jsonl(tmp_path / "cafe.jsonl", [{"title": decomposed, "text": CAFE_TEXT}, {"title": "Café", "text": CAFE_TEXT}])
+    params = make_params(kb={"source": "jsonl", "input": path})
+    report = build_knowledge_base(params, progress=False)
+    documents = pq.read_table(params.paths.kb_dir / DOCUMENTS_FILE).to_pylist()
+    assert [(row["doc_id"], row["title"]) for row in documents] == [(doc_id_for(decomposed), decomposed)]
+    assert report["skipped"] == {"duplicate title": 1}
 
 
 def test_input_without_usable_documents_is_an_error(make_params, tmp_path):

@@ -5,9 +5,11 @@ import bz2
 import json
 import logging
 import time
+from dataclasses import asdict
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from flows.compute import check_scheduler
@@ -15,9 +17,12 @@ from flows.embed import embed_sharded
 from flows.kb_build import build_sharded
 from sea.embeddings import embed_documents, load_document_vectors
 from sea.errors import ParamsError, SourceError
-from sea.kb.build import build_knowledge_base
-from sea.kb.multistream import plan_shards, read_header, shard_documents, stream_offsets, write_multistream
-from sea.kb.schema import DOCUMENTS_FILE, PARAGRAPHS_FILE, SkipCounts, SourceNotes
+from sea.files import write_json, write_parquet
+from sea.kb.build import build_knowledge_base, rows_of
+from sea.kb.multistream import Shard, plan_shards, read_header, shard_documents, stream_offsets, write_multistream
+from sea.kb.schema import (DOCUMENT_SCHEMA, DOCUMENTS_FILE, PARAGRAPH_SCHEMA, PARAGRAPHS_FILE, SkipCounts, SourceDocument, SourceNotes,
+                           doc_id_for)
+from sea.kb.sharded import _part, documents_in, merge_shards
 
 pytestmark = pytest.mark.slow
 
@@ -136,6 +141,26 @@ def test_a_dump_warning_is_said_once_not_once_a_shard(enwiki_sample, tmp_path, p
         build_sharded(params, progress=False)
     assert len(list((params.paths.cache_dir / "kb-shards").rglob("*.json"))) > 1
     assert caplog.text.count("sections are not filtered by name for language 'xx'") == 1
+
+
+def test_a_title_in_two_shards_in_two_unicode_normalisations_is_one_document(tmp_path):
+    """As the streaming build: "Café" in one shard and "Cafe\u0301" (e plus a combining accent) in the next are one
+    article, kept once, with the first one's id."""
+    params = sharded_params(tmp_path, tmp_path / "unused-multistream.xml.bz2")
+    text = "A café is an establishment that serves coffee and light meals, and is often a place to meet and talk."
+    shards = [Shard(number, 0, 0) for number in (0, 1)]
+    for shard, title in zip(shards, ("Café", "Cafe\u0301"), strict=True):
+        documents_part, paragraphs_part, done = _part(tmp_path / "parts", shard)
+        rows = rows_of([SourceDocument(title, text, [("", text)])], (["Science"], ["embedding"]), "wikipedia-dump")
+        documents_part.parent.mkdir(parents=True, exist_ok=True)
+        write_parquet(documents_part, pa.table(rows.documents, schema=DOCUMENT_SCHEMA))
+        write_parquet(paragraphs_part, pa.table(rows.paragraphs, schema=PARAGRAPH_SCHEMA))
+        write_json(done, {"shard": asdict(shard), "documents": 1, "skipped": {}, "notes": asdict(SourceNotes())})
+    report = merge_shards(params, shards, tmp_path / "parts", started=0.0, progress=False)
+    documents, paragraphs = read(params)
+    assert documents["title"].tolist() == ["Café"] and documents["doc_id"].tolist() == [doc_id_for("Café")]
+    assert paragraphs["doc_id"].tolist() == [doc_id_for("Café")]
+    assert report["skipped"] == {"duplicate title": 1} and documents_in(tmp_path / "parts", shards) == 1
 
 
 def test_shards_converted_under_another_index_or_conversion_code_are_not_reused(multistream, tmp_path, monkeypatch):
