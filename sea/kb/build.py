@@ -23,6 +23,7 @@ from sea.kb.vital import iter_vital
 from sea.settings import KbSettings, Params, require_input
 
 _SENTENCE_END = re.compile(r"[.!?][\"')\]]?\s")
+_WORD_TAIL = re.compile(r"\S+\Z")
 
 
 def open_source(params: Params, skips: SkipCounts, notes: SourceNotes, progress: bool) -> Iterator[SourceDocument]:
@@ -38,12 +39,17 @@ def open_source(params: Params, skips: SkipCounts, notes: SourceNotes, progress:
 
 
 def clip(text: str, max_chars: int) -> str:
-    """Cut text longer than max_chars at the last sentence end before the limit."""
+    """Cut text longer than max_chars at the last sentence end before the limit; without one, at the last
+    word boundary (mid-word only when a single word runs past the limit)."""
     if len(text) <= max_chars:
         return text
     head = text[:max_chars]
     ends = [match.end() for match in _SENTENCE_END.finditer(head)]
-    return head[: ends[-1]].strip() if ends else head.strip()
+    if ends:
+        return head[: ends[-1]].strip()
+    if not text[max_chars].isspace():  # the limit falls inside a word: leave that word out
+        head = _WORD_TAIL.sub("", head).strip() or head
+    return head.strip()
 
 
 class Categorizer:

@@ -93,7 +93,10 @@ def test_clip_cuts_at_a_sentence_end():
     text = "First sentence. Second sentence is longer. Third."
     assert clip(text, 100) == text
     assert clip(text, 30) == "First sentence."
-    assert clip("no sentence end in sight at all", 10) == "no sentenc"
+    assert clip("no sentence end in sight at all", 10) == "no"  # not "no sentenc": a word is not cut
+    assert clip("no sentence end in sight at all", 11) == "no sentence"
+    assert clip("word " * 10_000 + "wordy", 4_002) == ("word " * 800).strip()  # 50,000 characters, no sentence end
+    assert clip("https://example.org/" + "x" * 100, 10) == "https://ex"  # one word longer than the limit: cut in it
 
 
 def test_a_folder_holding_other_files_is_not_replaced_by_the_build(make_params, jsonl_input):
