@@ -18,13 +18,16 @@ from sea.kb.schema import SkipCounts, SourceDocument, wikipedia_url
 from sea.kb.sections import SectionTrail, is_prose
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+# Characters that str.splitlines ends a line at but Markdown does not (U+2028 LINE SEPARATOR, U+0085, form feed, ...):
+# inside a paragraph they are spaces, and a "#" after one is text, not a heading.
+_NOT_A_LINE_END = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def markdown_sections(markdown: str) -> list[tuple[str, str]]:
     """(section path, text) for the text before the first heading (path "") and each section."""
     trail = SectionTrail()
     sections: list[tuple[str, list[str]]] = [("", [])]
-    for line in markdown.splitlines():
+    for line in _NOT_A_LINE_END.sub(" ", markdown).splitlines():
         heading = _HEADING.match(line)
         if heading:
             sections.append((trail.enter(len(heading.group(1)), heading.group(2)), []))

@@ -27,6 +27,15 @@ def test_markdown_sections_keep_the_heading_path():
     ]
 
 
+def test_a_line_separator_inside_a_line_is_a_space_not_a_line_that_starts_a_section():
+    """str.splitlines ends lines at U+2028 (and U+0085, form feed, ...); Markdown ends them at newlines only."""
+    text = "Anarchism is a political philosophy.\u2028# 1 in the list of isms\x85of its century.\n# History\nIt began."
+    assert markdown_sections(text) == [
+        ("", "Anarchism is a political philosophy. # 1 in the list of isms of its century."),
+        ("History", "It began."),
+    ]
+
+
 def test_paper_format_jsonl(tmp_path):
     path = write_jsonl(tmp_path / "kb.jsonl", [PAPER_RECORD])
     [document] = iter_jsonl(path, SkipCounts())
