@@ -12,13 +12,13 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 
-from sea.audit.rundir import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
+from sea.audit.rundir import ANSWERS, METRICS, PARAGRAPHS, QUESTIONS, STEPS_CSV, ArmDir, RunDir
 from sea.files import read_table, write_json, write_parquet, write_text
 from sea.llm.ledger import Reservation, SentCalls, over_limits
 from sea.questions.model import Outcome
 from sea.search.arms import BASELINE
 
-STEPS_CSV, DAG_JSON, CATEGORIES_CSV = "steps.csv", "dag.json", "categories.csv"
+DAG_JSON, CATEGORIES_CSV = "dag.json", "categories.csv"
 CURVE_COLUMNS = ("testee", "arm", "step", "questions", "cumulative_questions", "step_error_rate", "cumulative_error_rate")
 
 
@@ -48,20 +48,11 @@ def gather_arm(arm: ArmDir) -> dict[str, Path]:
     return written
 
 
-def _gathered_steps(arm: ArmDir) -> int | None:
-    """How many steps the arm's whole-run tables were gathered from (steps.csv has a row a step); None if never gathered."""
-    path = arm.root / STEPS_CSV
-    if not path.is_file():
-        return None
-    with path.open(encoding="utf-8", newline="") as rows:
-        return sum(1 for _ in csv.DictReader(rows))
-
-
 def arm_tables(arm: ArmDir) -> dict[str, pd.DataFrame]:
     """An arm's whole-run tables, gathered again unless they hold every step it has completed
     (a run reported part done and then resumed); empty before its first step."""
     files = {name: arm.root / name for name in (PARAGRAPHS, QUESTIONS, ANSWERS, CATEGORIES_CSV)}
-    if _gathered_steps(arm) != arm.load_state().step or not all(path.is_file() for path in files.values()):
+    if arm.gathered_steps() != arm.load_state().step or not all(path.is_file() for path in files.values()):
         gather_arm(arm)
     if not files[PARAGRAPHS].is_file():
         return {}

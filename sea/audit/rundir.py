@@ -17,6 +17,7 @@ step and anything newer is the interrupted step's partial work, redone on resume
 
 from __future__ import annotations
 
+import csv
 import fcntl
 import hashlib
 import logging
@@ -46,6 +47,7 @@ COMPARE_DIR = "compare"  # compare/<earlier run>.json: what changed since that a
 FIXED, STILL_FAILING, NOT_ASKED = "fixed", "still failing", "not re-asked"  # an earlier source's status in it
 REVIEW_DIR = "review"  # reviewers' sheets and verdicts (sea.review)
 BATCH, EVALUATION, UPDATED, METRICS = "batch.json", "evaluation.json", "updated.json", "metrics.json"
+STEPS_CSV = "steps.csv"  # an arm's gathered table of its completed steps' metrics, a row a step (sea.audit.outputs)
 QUESTIONS, ANSWERS, PARAGRAPHS = "questions.parquet", "answers.parquet", "paragraphs.parquet"
 # the rows of a step's (and an arm's) paragraphs.parquet: the paragraphs evaluated
 PARAGRAPH_SCHEMA = pa.schema([
@@ -143,13 +145,16 @@ class ArmDir:
         return self.root / "steps" / f"{step:04d}"
 
     def load_state(self) -> SearchState:
-        """The arm's search state; a fresh one before its first step completes. Missing past its first step, it
+        """The arm's search state; a fresh one before its first step completes. Missing once a step completed, it
         is damaged: read as an arm that never ran, a summary or report would print another arm's figures."""
         if not self.state_path.is_file():
             later = self.past_first_step()
             if later:
                 steps = f"steps/{later[0]}" + (f" to steps/{later[-1]}" if len(later) > 1 else "")
                 raise DamagedFile(self.state_path, f"missing, though the arm went past its first step ({steps})",
+                                  self._redo_arm)
+            if self.gathered_steps():  # gathered from a saved state only: an arm of one step that lost it
+                raise DamagedFile(self.state_path, f"missing, though the arm's {STEPS_CSV} records a completed step",
                                   self._redo_arm)
             return SearchState(arm=self.arm, seed=self.seed)
         try:
@@ -193,6 +198,14 @@ class ArmDir:
         and its resume redoes step 0. Nor the files gathered at an arm's end: a report gathers them for an
         arm that has not started too."""
         return sorted(path.name for path in self.root.glob("steps/*") if path.is_dir() and path.name != f"{0:04d}")
+
+    def gathered_steps(self) -> int | None:
+        """How many steps the arm's whole-run tables were gathered from (steps.csv has a row a step); None if never gathered."""
+        path = self.root / STEPS_CSV
+        if not path.is_file():
+            return None
+        with path.open(encoding="utf-8", newline="") as rows:
+            return sum(1 for _ in csv.DictReader(rows))
 
     def check(self) -> None:
         """The arm's state is readable (load_state), and every completed step's files are readable and agree

@@ -238,6 +238,26 @@ def test_an_arm_past_its_first_step_without_its_state_is_damaged_not_an_arm_neve
     assert [(arm.step_dir(s) / rundir.METRICS).read_text() for s in range(3)] == metrics
 
 
+def test_an_arm_of_exactly_one_step_without_its_state_is_damaged_once_its_tables_were_gathered(vital_sample, tmp_path):
+    """No steps/0001 to tell it from a kill before step 0's state.json, but the tables gathered at the arm's end are
+    gathered from a saved state only: with steps.csv's row, the arm read as never run would drop out of the report."""
+    params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea"])
+    ws = Workspace.of(open_run(params.audit.runs_dir, "r1", params).root)
+    arm = ws.run.arms()[0]
+    gather_arm(arm)  # a report of the run before the arm began: steps.csv without a row
+    run_steps(arm, in_process(ws), 1)
+    arm.state_path.unlink()  # a kill between step 0's metrics.json and its state.json: redone on resume
+    ws.run.check()
+    run_steps(arm, in_process(ws), 1)
+    gather_arm(arm)  # as the audit does at the arm's end
+    arm.state_path.unlink()
+    with pytest.raises(DamagedFile, match=re.escape(f"{arm.state_path} is damaged (missing, though the arm's steps.csv "
+                                                    f"records a completed step); delete {arm.root} and resume")):
+        ws.run.check()
+    with pytest.raises(DamagedFile, match=re.escape(f"{arm.state_path} is damaged (missing")):
+        summarise(ws.run)
+
+
 def test_a_missing_file_of_a_completed_step_is_named_with_its_fix_like_a_damaged_one(vital_sample, tmp_path):
     params = small_audit(vital_sample, tmp_path / "runs", search__arms=["sea"])
     ws = Workspace.of(open_run(params.audit.runs_dir, "r1", params).root)
