@@ -10,6 +10,7 @@ import base64
 import io
 import numbers
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,6 +56,12 @@ class Table:
     ids: list[str] | None = None  # anchors, one per row
 
 
+def isolated(texts: Iterable[str], separator: str) -> Markup:
+    """Texts of the data shown together in one cell or line, each in a <bdi> of its own: a right-to-left override one
+    leaves open would otherwise reverse the others after it."""
+    return Markup(separator).join(Markup("<bdi>{}</bdi>").format(text) for text in texts)
+
+
 def _missing(value) -> bool:
     return value is None or value is pd.NA or (isinstance(value, float) and value != value)
 
@@ -83,13 +90,15 @@ def _holds_ids(column: str) -> bool:
     return column.endswith("_id")
 
 
-def table(frame: pd.DataFrame, columns: dict[str, str], digits: dict[str, int] | None = None, ids: list[str] | None = None) -> Table:
-    """`columns`: the frame's column -> the name a reader sees, in order."""
-    digits = digits or {}
+def table(frame: pd.DataFrame, columns: dict[str, str], digits: dict[str, int] | None = None, ids: list[str] | None = None,
+          joined: dict[str, str] | None = None) -> Table:
+    """`columns`: the frame's column -> the name a reader sees, in order; `joined`: a column whose cells are lists of
+    texts -> the separator they are shown with, each text isolated."""
+    digits, joined = digits or {}, joined or {}
     numeric = {i for i, c in enumerate(columns) if pd.api.types.is_numeric_dtype(frame[c])
                and not pd.api.types.is_bool_dtype(frame[c]) and not _holds_ids(c)}
-    rows = [[_identifier(value) if _holds_ids(c) else number(value, digits.get(c, 3)) for c, value in zip(columns, row, strict=True)]
-            for row in frame[list(columns)].itertuples(index=False)]
+    rows = [[isolated(value, joined[c]) if c in joined else _identifier(value) if _holds_ids(c) else number(value, digits.get(c, 3))
+             for c, value in zip(columns, row, strict=True)] for row in frame[list(columns)].itertuples(index=False)]
     return Table(list(columns.values()), rows, numeric, ids)
 
 
@@ -198,8 +207,8 @@ def _topics(testee: str, tables: dict[ArmDir, dict], clusters: dict | None) -> t
     if found:
         ranked = sorted(found["clusters"], key=lambda c: (-c["wrong"], c["cluster"]))[:TOP_TOPICS]
         return "its error clusters, by wrong answers", [
-            {"name": c.get("name") or ", ".join(c["terms"][:3]), "href": f"#{anchor('cluster', testee, c['cluster'])}", "category": "",
-             "detail": f"{c['wrong']} wrong of {c['questions']} ({c['error_rate']:.2f}); {'; '.join(c['titles'][:2])}"}
+            {"name": c.get("name") or isolated(c["terms"][:3], ", "), "href": f"#{anchor('cluster', testee, c['cluster'])}", "category": "",
+             "detail": Markup("{} wrong of {} ({:.2f}); {}").format(c["wrong"], c["questions"], c["error_rate"], isolated(c["titles"][:2], "; "))}
             for c in ranked]
     asked = _asked(tables, testee)
     if asked.empty:
@@ -309,18 +318,18 @@ def _findings(directory: Path, result: dict | None, run_id: str, progress: dict[
         if not testee["clusters"]:
             blocks.append(_text(f"Too few sources to cluster (a cluster needs {result['settings']['min_cluster_size']})."))
             continue
-        frame = pd.DataFrame([{"cluster": c["cluster"], "name": c.get("name") or "", "terms": ", ".join(c["terms"]),
-                               "titles": "; ".join(c["titles"]), "sources": c["sources"], "questions": c["questions"],
+        frame = pd.DataFrame([{"cluster": c["cluster"], "name": c.get("name") or "", "terms": c["terms"],
+                               "titles": c["titles"], "sources": c["sources"], "questions": c["questions"],
                                "error_rate": c["error_rate"],
                                "categories": ", ".join(f"{name} {n}" for name, n in c["categories"].items())} for c in testee["clusters"]])
         columns = {"cluster": "cluster", "name": "name", "terms": "distinctive terms", "titles": "central titles",
                    "sources": "sources", "questions": "questions", "error_rate": "error rate", "categories": "categories"}
         if not frame["name"].any():  # no generator named them (offline): the terms and titles are the names
             del columns["name"]
-        blocks.append(_table(table(frame, columns, {"error_rate": 2})))
+        blocks.append(_table(table(frame, columns, {"error_rate": 2}, joined={"terms": ", ", "titles": "; "})))
         blocks.append({"kind": "examples", "clusters": [
             {"id": anchor("cluster", testee["testee"], c["cluster"]),
-             "summary": Markup(f"cluster {c['cluster']}: <bdi>{escape(c.get('name') or ', '.join(c['terms'][:3]))}</bdi> — "
+             "summary": Markup(f"cluster {c['cluster']}: <bdi>{escape(c.get('name') or isolated(c['terms'][:3], ', '))}</bdi> — "
                                f"{len(c['examples'])} of its wrong answers"),
              "examples": c["examples"]} for c in testee["clusters"] if c["examples"]]})
         truth = testee.get("ground_truth")
@@ -383,13 +392,13 @@ def _transfer(directory: Path, progress: dict[str, int]) -> list[dict]:
                                    "accuracy": "accuracy", "expected_accuracy": "expected", "correlation": "correlation",
                                    "inside_blind_spots": "share in its blind spots"}, dict.fromkeys(pairs.columns, 2)))]
     if result["clusters"]:
-        frame = pd.DataFrame([{"testee": c["testee"], "cluster": c["cluster"], "name": c.get("name") or ", ".join(c["terms"]),
+        frame = pd.DataFrame([{"testee": c["testee"], "cluster": c["cluster"], "name": [c["name"]] if c.get("name") else c["terms"],
                                "sources": c["sources"], "error_rate": c["error_rate"],
                                "others": ", ".join(f"{o} {r:.2f}" for o, r in c["others"].items() if r is not None),
                                "shared": ", ".join(c["shared_with"]) or "unique"} for c in result["clusters"]])
         blocks.append(_table(table(frame, {"testee": "testee", "cluster": "cluster", "name": "name", "sources": "sources",
                                            "error_rate": "its error rate", "others": "others' error rates", "shared": "shared with"},
-                                   {"error_rate": 2})))
+                                   {"error_rate": 2}, joined={"name": ", "})))
     return [_section("transfer", "Transfer across testees", blocks)]
 
 

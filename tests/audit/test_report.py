@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pandas as pd
 
 from sea.audit.outputs import write_summary
-from sea.audit.report import _TEMPLATES, FAILED_PARAGRAPHS, build_report, cost_words, number, table
+from sea.audit.report import _TEMPLATES, FAILED_PARAGRAPHS, _findings, _topics, build_report, cost_words, number, table
 from sea.audit.rundir import open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
@@ -213,6 +213,21 @@ def test_every_text_from_the_data_is_isolated_on_its_line():
         run_id="r", subtitle="", headline=headline, sections=[{"id": "s", "heading": "S", "blocks": [examples, failed]}])
     assert overridden_texts(page) == (12, [])
     assert re.search(r"summary\{[^}]*overflow-wrap:anywhere", page)  # a 400-letter title wraps inside its line
+
+
+def test_each_text_of_several_in_one_cell_or_line_is_isolated(tmp_path):
+    """A cluster's central titles share a cell ("A; B"), as do its terms and the headline's titles: an override left
+    open in the first title reversed the second, so each is a <bdi> of its own, not only the cell."""
+    text = f"{RIGHT_TO_LEFT}Ζ"
+    cluster = {"cluster": 0, "name": None, "terms": [text, "empire"], "titles": [text, "Rome"], "sources": 3, "questions": 6,
+               "wrong": 4, "error_rate": 0.67, "categories": {"History": 3}, "examples": []}
+    result = {"testees": [{"testee": "t", "sources": 3, "clustered": 3, "clusters": [cluster]}], "settings": {"min_cluster_size": 3}}
+    topics_by, topics = _topics("t", {}, result)
+    page = _TEMPLATES.get_template("report.html.j2").render(
+        run_id="r", subtitle="", headline=[{"testee": "t", "error_rate": None, "topics_by": topics_by, "topics": topics}],
+        sections=_findings(tmp_path, result, "r", {}, stale=False))
+    assert overridden_texts(page) == (4, [])  # the terms and titles cells, the headline's name and its titles
+    assert "<bdi>Rome</bdi>" in page and "4 wrong of 6 (0.67); <bdi>" in page
 
 
 def test_control_characters_from_the_data_do_not_reach_the_page():
