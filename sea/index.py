@@ -25,6 +25,7 @@ INDEX_SIDECAR = "index.json"
 
 _PQ_SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
 _OVERHEAD = 1.25  # index structures, ids and search buffers beyond the codes themselves
+_PQ_TRAINING = 256  # a product quantiser learns 256 centroids per sub-vector (8-bit codes), from at least as many vectors
 
 
 def choose_factory(count: int, dimension: int, memory_gb: float) -> str:
@@ -36,6 +37,10 @@ def choose_factory(count: int, dimension: int, memory_gb: float) -> str:
     lists = max(1, min(1 << round(np.log2(4 * np.sqrt(count))), count // 39))
     if count * (4 * dimension + 8) <= budget:
         return "Flat" if count <= 1_000_000 else f"IVF{lists},Flat"
+    if count < _PQ_TRAINING:
+        raise ParamsError(f"index.memory_gb: {memory_gb:g} GB cannot hold {count:,} vectors of dimension {dimension} as they are, "
+                          f"and a compressed (PQ) index needs {_PQ_TRAINING} to train; raise it to at least "
+                          f"{_at_least(count * (4 * dimension + 8) * _OVERHEAD / 1e9)}, or set index.factory: Flat")
     fitting = [m for m in _PQ_SIZES if dimension % m == 0 and count * (m + 8) <= budget]
     if not fitting:
         smallest = min((m for m in _PQ_SIZES if dimension % m == 0), default=None)

@@ -170,7 +170,19 @@ def test_the_least_budget_auto_advises_is_enough(count, memory_gb):
     with pytest.raises(ParamsError, match="raise it to at least") as refused:
         choose_factory(count, 384, memory_gb)
     advised = float(re.search(r"at least ([0-9.]+),", str(refused.value)).group(1))
-    assert choose_factory(count, 384, advised).endswith(",PQ8")  # the smallest code, in the advised budget
+    # the smallest code in the advised budget; fewer vectors than a PQ index trains on: Flat
+    assert choose_factory(count, 384, advised).endswith(",PQ8" if count >= 256 else "Flat")
+
+
+def test_auto_on_a_knowledge_base_too_small_to_train_a_compressed_index_says_so_before_building(vital_sample):
+    """50 vectors in a budget too small for Flat: auto chose 'IVF1,PQ192', whose training then failed on FAISS's
+    "Number of training points (50) should be at least as large as number of clusters (256)" and advised raising
+    index.train_sample, which cannot give more vectors than the knowledge base has."""
+    vectors, doc_ids = _vectors(vital_sample)
+    with pytest.raises(ParamsError, match=r"^index\.memory_gb: 5e-05 GB cannot hold 50 vectors of dimension 384 as they are, and a "
+                                          r"compressed \(PQ\) index needs 256 to train; raise it to at least 0\.000097, or set "
+                                          r"index\.factory: Flat$"):
+        DocumentIndex.build(vectors[:50], doc_ids[:50], IndexSettings(factory="auto", memory_gb=0.00005))
 
 
 def test_an_index_over_other_documents_than_the_embeddings_is_refused(vital_sample, tmp_path):
