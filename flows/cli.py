@@ -425,7 +425,8 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("--findings", type=Path, help="the `sea findings` output to show (default: runs/<run_id>/findings)")
     report.set_defaults(run=_report)
     findings = groups.add_parser("findings", help="each testee's failures grouped into named error clusters, with a map "
-                                                   "(no model is called)")
+                                                   "(no model is called, unless the run's questions came from models.generator: it names the "
+                                                   "clusters, with findings.generator_names)")
     findings.add_argument("run_id")
     findings.add_argument("--out", type=Path, help="where to write findings.json, findings.md and map.png "
                                                    "(default: runs/<run_id>/findings; " + _DVC_RUN + ")")
