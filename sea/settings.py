@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from importlib import resources
 from pathlib import Path
-from typing import Literal, get_args, get_origin
+from typing import Literal, TypeVar, get_args, get_origin
 from urllib.parse import urlsplit
 
 import yaml
@@ -18,6 +19,7 @@ LOCAL_MODELS = ("smollm2-135m", "gemma3-270m")
 DEFAULT_KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
 IN_FLIGHT_DEFAULTS = {"openai": 8, "anthropic": 8, "openai-compatible": 8, "local": 32, "simulated": 256}
+_Entry = TypeVar("_Entry")  # a price table's entry
 
 # A dimension divisible by the common PQ sub-quantizer counts, so that the syntax of a
 # factory string can be checked before the real embedding dimension is known.
@@ -218,6 +220,17 @@ class Price(_Section):
     output: float = Field(ge=0)
 
 
+def default_prices() -> dict[str, dict[str, float]]:
+    """sea/llm/prices.yaml: the packaged prices by model string, {"input": ..., "output": ...} each."""
+    return yaml.safe_load(resources.files("sea.llm").joinpath("prices.yaml").read_text(encoding="utf-8"))
+
+
+def listed_price(prices: dict[str, _Entry], model: str) -> _Entry | None:
+    """The entry for the model string or its longest listed prefix (a dated snapshot: its model's); None when unlisted."""
+    matches = [key for key in prices if model == key or model.startswith(key)]
+    return prices[max(matches, key=len)] if matches else None
+
+
 class SimulatedProfile(_Section):
     """A deterministic testee that knows the knowledge base except in planted blind spots."""
 
@@ -349,6 +362,17 @@ class Params(_Section):
     search: SearchSettings = SearchSettings()
     audit: AuditSettings = AuditSettings()
     findings: FindingsSettings = FindingsSettings()
+
+    @field_validator("prices", mode="before")
+    @classmethod
+    def _over_packaged_prices(cls, prices: object) -> object:
+        """An entry giving only input or output takes the other from sea/llm/prices.yaml (the price the model has
+        without the entry: its own or its longest listed prefix's), so --set prices.M.input=0.4 changes one."""
+        if not isinstance(prices, dict):
+            return prices
+        packaged = default_prices()
+        return {model: {**(listed_price(packaged, str(model)) or {}), **entry} if isinstance(entry, dict) else entry
+                for model, entry in prices.items()}
 
     @model_validator(mode="after")
     def _simulated_profiles_exist(self) -> Params:
@@ -516,12 +540,15 @@ def apply_overrides(raw: dict, overrides: dict[str, object]) -> dict:
 
 
 def _key_path(dotted: str) -> list[str]:
-    """The keys of a dotted override. An entry of `prices` or `simulated` is named by the user, and a model's
-    name may hold dots (prices.openai:gpt-4.1-mini.input): there it is all between the section and the last key."""
-    parts = dotted.split(".")
-    if parts[0] in ("prices", "simulated") and len(parts) > 3:
-        return [parts[0], ".".join(parts[1:-1]), parts[-1]]
-    return parts
+    """The keys of a dotted override. An entry of `prices` or `simulated` is named by the user, and its name may
+    hold dots (prices.openai:gpt-4.1-mini, prices.openai:gpt-4.1-mini.input): there it is all after the section
+    up to the first of the entry's own keys, or all after the section when none follows."""
+    section, *rest = dotted.split(".")
+    entry_keys = {"prices": Price.model_fields, "simulated": SimulatedProfile.model_fields}.get(section)
+    if entry_keys is None or not rest:
+        return [section, *rest]
+    first_key = next((i for i, part in enumerate(rest) if i > 0 and part in entry_keys), len(rest))
+    return [section, ".".join(rest[:first_key]), *rest[first_key:]]
 
 
 def parse_override(text: str) -> tuple[str, object]:

@@ -100,6 +100,19 @@ def test_an_override_reaches_a_price_whose_model_name_holds_dots():
     assert load_params(REPO / "params.yaml", {"simulated.paper-regime.seed": 3}).simulated["paper-regime"].seed == 3
 
 
+def test_a_price_override_of_one_field_keeps_the_packaged_other_and_a_whole_entry_keeps_the_dotted_name():
+    """A docs hunt: --set prices.openai:gpt-4.1-mini.input=0.4 was refused (output: Field required), and
+    --set 'prices.openai:gpt-4.1-mini={input: 0.4, output: 1.6}' set a price of openai:gpt-4 with a key 1-mini."""
+    one_field = load_params(REPO / "params.yaml", {"prices.openai:gpt-4.1-mini.input": 0.3})
+    assert one_field.prices["openai:gpt-4.1-mini"].model_dump() == {"input": 0.3, "output": 1.6}  # sea/llm/prices.yaml's
+    snapshot = parse_params({"prices": {"openai:gpt-4o-2024-08-06": {"output": 9.0}}})  # its longest listed prefix's input
+    assert snapshot.prices["openai:gpt-4o-2024-08-06"].model_dump() == {"input": 2.5, "output": 9.0}
+    whole = load_params(REPO / "params.yaml", {"prices.openai:gpt-4.1-mini": {"input": 0.3, "output": 1.2}})
+    assert list(whole.prices) == ["openai:gpt-4.1-mini"] and whole.prices["openai:gpt-4.1-mini"].output == 1.2
+    profile = load_params(REPO / "params.yaml", {"simulated.paper.v2": {"seed": 4}, "simulated.paper.v2.base_error": 0.3})
+    assert (profile.simulated["paper.v2"].seed, profile.simulated["paper.v2"].base_error) == (4, 0.3)
+
+
 def test_an_experiment_name_mlflow_would_refuse_is_refused_at_the_edge():
     from mlflow.utils.validation import MAX_EXPERIMENT_NAME_LENGTH
 

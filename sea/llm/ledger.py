@@ -8,19 +8,13 @@ import math
 import os
 import uuid
 from dataclasses import asdict, dataclass, replace
-from importlib import resources
 from pathlib import Path
-
-import yaml
 
 from sea.llm.types import BudgetExhausted
 from sea.llm.usage import Usage
+from sea.settings import listed_price
 
 PricePerMillion = dict[str, float]  # {"input": ..., "output": ...}
-
-
-def default_prices() -> dict[str, PricePerMillion]:
-    return yaml.safe_load(resources.files("sea.llm").joinpath("prices.yaml").read_text(encoding="utf-8"))
 
 
 class PriceTable:
@@ -29,8 +23,7 @@ class PriceTable:
 
     def lookup(self, model: str) -> PricePerMillion | None:
         """The entry for the model string or its longest listed prefix; None when unknown."""
-        matches = [key for key in self._prices if model == key or model.startswith(key)]
-        return self._prices[max(matches, key=len)] if matches else None
+        return listed_price(self._prices, model)
 
     def cost(self, model: str, input_tokens: int, output_tokens: int) -> float | None:
         price = self.lookup(model)

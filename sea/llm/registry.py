@@ -9,9 +9,9 @@ from sea.embeddings import Embedder, knowledge_base_embedder
 from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient, Provider
-from sea.llm.ledger import Ledger, PriceTable, default_prices
+from sea.llm.ledger import Ledger, PriceTable
 from sea.llm.limits import RateLimiter
-from sea.settings import ModelSettings, Params
+from sea.settings import ModelSettings, Params, default_prices
 
 ROLES = ("testee", "generator", "verifier")
 

@@ -9,7 +9,8 @@ from sea.audit.bank import QuestionBank
 from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient
 from sea.llm.fake_server import FakeLLMServer
-from sea.llm.ledger import Ledger, PriceTable, default_prices
+from sea.llm.ledger import Ledger, PriceTable
+from sea.settings import default_prices
 from sea.llm.providers import OpenAIChat
 from sea.errors import SeaError
 from sea.llm.types import EndpointFailing

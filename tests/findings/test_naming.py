@@ -30,7 +30,8 @@ def _namer(replies: dict[str, str], prompts: list[str]):
     from sea.llm.cache import ResponseCache
     from sea.llm.client import ModelClient
     from sea.llm.fake_server import FakeLLMServer
-    from sea.llm.ledger import Ledger, PriceTable, default_prices
+    from sea.llm.ledger import Ledger, PriceTable
+    from sea.settings import default_prices
     from sea.llm.providers import OpenAIChat
     from sea.settings import ModelSettings
 

@@ -13,7 +13,8 @@ from sea.errors import ParamsError
 from sea.llm.cache import ResponseCache
 from sea.llm.client import CallFailed, ModelClient, input_token_bound
 from sea.llm.fake_server import FakeLLMServer
-from sea.llm.ledger import Budget, Ledger, PriceTable, SentCalls, default_prices
+from sea.llm.ledger import Budget, Ledger, PriceTable, SentCalls
+from sea.settings import default_prices
 from sea.llm.providers import AnthropicMessages, OpenAIChat
 from sea.llm.types import BudgetExhausted, CallFailure, Completion, EndpointFailing
 from sea.settings import ModelSettings

@@ -2,7 +2,8 @@ import asyncio
 
 import pytest
 
-from sea.llm.ledger import Budget, Ledger, PriceTable, Reservation, SentCalls, default_prices
+from sea.llm.ledger import Budget, Ledger, PriceTable, Reservation, SentCalls
+from sea.settings import default_prices
 from sea.llm.types import BudgetExhausted
 
 
