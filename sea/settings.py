@@ -431,8 +431,9 @@ def _check_shared_regions(name: str, profile: SimulatedProfile, profiles: dict[s
                          f"{profiles[other].blind_spot_regions} regions {other!r} plants")
 
 
-def _describe(error: dict, file: str, overridden: Collection[str]) -> str:
-    key = ".".join(str(part) for part in error["loc"]) or "params"
+def _describe(error: dict, file: str, raw: dict, overrides: Collection[str]) -> str:
+    loc = tuple(str(part) for part in error["loc"])
+    key = ".".join(loc) or "params"
     if error["type"] == "extra_forbidden":
         return f"{key}: unknown key; remove it or check its spelling"
     if error["type"] == "value_error":
@@ -440,7 +441,7 @@ def _describe(error: dict, file: str, overridden: Collection[str]) -> str:
     if error["type"] == "literal_error":
         return f"{key}: {error['input']!r} is not allowed; {error['msg'].lower()}"
     given = error.get("input")
-    where = "the override (--set)" if any(key == o or key.startswith(f"{o}.") or o.startswith(f"{key}.") for o in overridden) else file
+    where = "the override (--set)" if _made_by_override(loc, raw, overrides) else file
     section = _SECTIONS.get(error.get("ctx", {}).get("class_name", ""))
     if error["type"] == "model_type" and section is not None:
         fix = f"{key} is a section, not a value: set its keys, e.g. {_first_value_key(key, section)}, in {where}"
@@ -449,6 +450,24 @@ def _describe(error: dict, file: str, overridden: Collection[str]) -> str:
     else:
         fix = f"fix {where}"
     return f"{key}: {error['msg']} (got {given!r}); {fix}"
+
+
+def _made_by_override(loc: tuple[str, ...], raw: dict, overrides: Collection[str]) -> bool:
+    """Whether the failing key is an override's, holds one, or lies in a section the file does not have, which
+    an override made (--set models.generator.timeout_s=5 with no generator: models.generator.model is missing)."""
+    section = loc[:-1]
+    made = not isinstance(_at(raw, section), dict)
+    paths = [tuple(_key_path(key)) for key in overrides]
+    return any(path[:len(loc)] == loc or loc[:len(path)] == path or (made and path[:len(section)] == section)
+               for path in paths)
+
+
+def _at(raw: dict, keys: tuple[str, ...]) -> object:
+    """The value at the keys in raw params, None where a key is missing."""
+    value: object = raw
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
 
 
 def _first_value_key(key: str, section: type[_Section]) -> str:
@@ -466,15 +485,15 @@ _SECTIONS = _sections(_Section)
 
 
 def parse_params(raw: object, file: str = "params.yaml", overrides: dict[str, object] | None = None) -> Params:
-    """Params from raw YAML read from `file`, to which `overrides` (--set) were applied; errors name both."""
+    """Params from raw YAML read from `file` with `overrides` (--set) applied; an error blames the one at fault."""
     overrides = overrides or {}
     shown = {key: without_credentials(value) if isinstance(value, str) else value for key, value in overrides.items()}
     origin = file + (" with " + ", ".join(f"{key}={value!r}" for key, value in shown.items()) if overrides else "")
     _require_sections(raw, origin)
     try:
-        return Params.model_validate(raw)
+        return Params.model_validate(apply_overrides(raw, overrides))
     except ValidationError as error:
-        problems = "\n  ".join(_describe(item, file, overrides) for item in error.errors())
+        problems = "\n  ".join(_describe(item, file, raw, overrides) for item in error.errors())
         raise ParamsError(f"{origin} is invalid:\n  {problems}") from None
 
 
@@ -517,9 +536,7 @@ def load_params(path: Path | str = "params.yaml", overrides: dict[str, object] |
         raise ParamsError(f"{path}: not valid YAML ({error}); fix the syntax") from None
     except UnicodeDecodeError as error:
         raise ParamsError(f"{path}: not UTF-8 text ({error}); save it as UTF-8") from None
-    _require_sections(raw, str(path))  # before the overrides, which would make any file a mapping
-    if overrides:
-        raw = apply_overrides(raw, overrides)
+    _require_sections(raw, str(path))  # named without the overrides, which parse_params applies to a mapping
     return parse_params(raw, str(path), overrides)
 
 

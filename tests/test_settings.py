@@ -41,6 +41,19 @@ def test_a_bad_value_names_where_it_came_from_and_how_to_write_it():
         parse_params({"models": 3})  # the first key of a section within a section
 
 
+def test_a_section_only_an_override_made_blames_the_override():
+    """A docs hunt: sea audit --resume RUN --set models.generator.stop_after_failures=50 on a run with no generator said
+    'models.generator.model: Field required (got {'stop_after_failures': 50}); fix params.yaml'."""
+    recorded = parse_params({}).model_dump(mode="json")  # what --resume starts from: generator null
+    with pytest.raises(ParamsError, match=r"models\.generator\.model: Field required .*; fix the override \(--set\)$"):
+        parse_params(recorded, "runs/r/config.json", {"models.generator.stop_after_failures": 50})
+    with pytest.raises(ParamsError, match=r"prices\.foo:bar\.output: Field required .*; fix the override \(--set\)$"):
+        load_params(REPO / "params.yaml", {"prices.foo:bar.input": 0.4})  # no packaged price to take output from
+    half_written = {"models": {"generator": {"base_url": "http://127.0.0.1:9/v1"}}}  # the file's section lacks its model
+    with pytest.raises(ParamsError, match=r"models\.generator\.model: Field required .*; fix params\.yaml$"):
+        parse_params(half_written, "params.yaml", {"models.generator.timeout_s": 5})
+
+
 def test_true_or_false_is_not_read_as_a_number():
     with pytest.raises(ParamsError, match=r"budget\.testee_calls: true is not a number; write a number or null$"):
         parse_params({"budget": {"testee_calls": True}})  # pydantic alone reads it as a budget of 1 call

@@ -37,7 +37,7 @@ import yaml
 from sea.errors import ParamsError, SeaError
 from sea.files import DamagedFile, read_json, read_table, write_json
 from sea.search.state import SearchState
-from sea.settings import FindingsSettings, Params, apply_overrides, parse_params
+from sea.settings import FindingsSettings, Params, parse_params
 
 log = logging.getLogger(__name__)
 
@@ -301,8 +301,7 @@ class RunDir:
         """The run's params with `--set` overrides of PACING_AND_RETRIES applied (any other override is refused)."""
         if not overrides:
             return self.params
-        raw = apply_overrides(self.params.model_dump(mode="json"), overrides)
-        changed = parse_params(raw, str(self.root / CONFIG_FILE), overrides)
+        changed = parse_params(self.params.model_dump(mode="json"), str(self.root / CONFIG_FILE), overrides)
         refused = [key for key in differences(self.params, changed)
                    if not (key.startswith("models.") and key.rsplit(".", 1)[-1] in PACING_AND_RETRIES)]
         if refused:
