@@ -154,9 +154,12 @@ def _audit_locked(args: argparse.Namespace, overrides: dict, plan) -> None:
             print(f"sea: the run is kept up to its last complete step; continue it with `sea audit --resume {plan.run_id}`",
                   file=sys.stderr)
         raise
+    from sea.audit.rundir import analysis_commands, open_run
+
     print(format_summary(summary))
-    print(f"\nrun: {plan.params.audit.runs_dir / plan.run_id}   error clusters, then the report: sea findings {plan.run_id}; "
-          f"sea report {plan.run_id}   MLflow: make mlflow-ui (then http://127.0.0.1:5000)")
+    run = open_run(plan.params.audit.runs_dir, plan.run_id, None)
+    print(f"\nrun: {run.root}   error clusters, then the report: {'; '.join(analysis_commands(run))}   "
+          f"MLflow: make mlflow-ui (then http://127.0.0.1:5000)")
 
 
 def format_summary(summary: dict) -> str:

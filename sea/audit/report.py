@@ -10,6 +10,7 @@ import base64
 import io
 import numbers
 import re
+import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from markupsafe import Markup, escape
 from sea.audit.figures import category_figure, curve_figure, dag_figure
 from sea.audit.ground_truth import findings, planted_for
 from sea.audit.outputs import CATEGORIES_CSV, arm_tables, asked_once, curves, summarise
-from sea.audit.rundir import ANSWERS, FIXED, PARAGRAPHS, QUESTIONS, ArmDir, RunDir
+from sea.audit.rundir import ANSWERS, FIXED, PARAGRAPHS, QUESTIONS, ArmDir, RunDir, analysis_commands, out_flag
 from sea.choices import LETTERS
 from sea.files import read_json, write_text
 from sea.llm.ledger import dollars_text
@@ -126,6 +127,7 @@ def build_report(run: RunDir, out: Path, findings_dir: Path | None = None) -> Pa
     """The page; the error clusters come from `sea findings` output in findings_dir (default:
     runs/<run_id>/findings), and are said to be missing when it has none."""
     run.check()  # a report of damaged or inconsistent files would state wrong figures
+    commands = analysis_commands(run, findings_dir, out)
     findings_dir = findings_dir or run.root / "findings"
     summary = pd.DataFrame(summarise(run)["arms"])
     tables = {arm: t for arm, t in ((arm, arm_tables(arm)) for arm in run.arms()) if t}
@@ -140,7 +142,7 @@ def build_report(run: RunDir, out: Path, findings_dir: Path | None = None) -> Pa
     if not curve_rows.empty:
         sections.append(_section("curves", "Cumulative error rate per arm", [_figure(curve_figure(curve_rows), "cumulative error rate against questions asked, per arm")]))
     sections += _blind_spots(run, tables)
-    sections += _findings(findings_dir, clusters, run.run_id, progress, stale)
+    sections += _findings(findings_dir, clusters, commands, out_flag(run, findings_dir, "findings"), progress, stale)
     sections += _categories(tables)
     sections.append(_dags(run, tables))
     if failed["paragraphs"]:
@@ -303,12 +305,15 @@ def _out_of_date(result: dict, progress: dict[str, int]) -> bool:
     return result.get("run_steps", progress) != progress
 
 
-def _findings(directory: Path, result: dict | None, run_id: str, progress: dict[str, int], stale: bool) -> list[dict]:
+def _findings(directory: Path, result: dict | None, commands: tuple[str, str], out: str, progress: dict[str, int],
+              stale: bool) -> list[dict]:
+    """`out`: the --out that writes to directory, for the hints of its retests and transfer."""
     if result is None:
-        command = f"<code>sea findings {escape(run_id)}</code>"
+        findings, report = (f"<code>{escape(command)}</code>" for command in commands)
         return [_section("clusters", "Error clusters", [_text(
-            f"Out of date: made before the run's latest steps; run {command} again (and its retest and transfer)." if stale else
-            f"Not computed yet: {command} groups each testee's failures into named clusters.")])]
+            f"Out of date: made before the run's latest steps; run {findings} again (and its retest and transfer), then "
+            f"{report}." if stale else
+            f"Not computed yet: {findings} groups each testee's failures into named clusters; then {report}.")])]
     blocks = [_text("Each testee's source paragraphs grouped by where they lie (a cluster: the sources among one article's nearest "
                     "articles in the index), named by their most distinctive terms (class-based TF-IDF) and most central titles.", muted=True)]
     for testee in result["testees"]:
@@ -339,7 +344,7 @@ def _findings(directory: Path, result: dict | None, run_id: str, progress: dict[
                                 f"completeness {truth['completeness']:.2f}.{_separability(truth)}"))
     if (directory / "map.png").is_file():
         blocks.append(_figure((directory / "map.png").read_bytes(), "map of the evaluated articles, sources coloured by error cluster"))
-    return [_section("clusters", "Error clusters", blocks)] + _retests(directory, progress) + _transfer(directory, progress)
+    return [_section("clusters", "Error clusters", blocks)] + _retests(directory, out, progress) + _transfer(directory, out, progress)
 
 
 def _separability(truth: dict) -> str:
@@ -348,7 +353,7 @@ def _separability(truth: dict) -> str:
     return f" Sources put with the nearest region's mean vector would score adjusted Rand {bound['adjusted_rand']:.2f}." if bound else ""
 
 
-def _retests(directory: Path, progress: dict[str, int]) -> list[dict]:
+def _retests(directory: Path, out: str, progress: dict[str, int]) -> list[dict]:
     results = [read_json(path) for path in sorted(directory.glob("retest-*.json"))]
     if not results:
         return []
@@ -357,7 +362,8 @@ def _retests(directory: Path, progress: dict[str, int]) -> list[dict]:
     for result in results:
         if _out_of_date(result, progress):
             blocks.append(_text(f"{escape(result['testee'])}: out of date, made before the run's latest steps; run "
-                                f"<code>sea retest {escape(result['run_id'])} --testee {escape(result['testee'])}</code> again."))
+                                f"<code>sea retest {escape(shlex.quote(result['run_id']))} --testee "
+                                f"{escape(shlex.quote(result['testee']))}{escape(out)}</code> again."))
             continue
         if not result["asked"]:
             blocks.append(_text(f"{escape(result['testee'])}: no wrong answer to retest."))
@@ -375,14 +381,14 @@ def _retests(directory: Path, progress: dict[str, int]) -> list[dict]:
     return [_section("retest", "Context retest", blocks)]
 
 
-def _transfer(directory: Path, progress: dict[str, int]) -> list[dict]:
+def _transfer(directory: Path, out: str, progress: dict[str, int]) -> list[dict]:
     path = directory / "transfer.json"
     if not path.is_file():
         return []
     result = read_json(path)
     if _out_of_date(result, progress):
         return [_section("transfer", "Transfer across testees", [_text(
-            f"Out of date: made before the run's latest steps; run <code>sea transfer {escape(result['run_id'])}</code> again.")])]
+            f"Out of date: made before the run's latest steps; run <code>sea transfer {escape(shlex.quote(result['run_id']))}{escape(out)}</code> again.")])]
     pairs = pd.DataFrame([p for p in result["pairs"] if p["testee"] != p["subset_of"]])
     blocks = [_text("Each testee asked the questions of every other testee's source paragraphs (its error subset): its accuracy "
                     "there, what the planted blind spots predict (expected, simulated testees), and the correlation of the two "

@@ -23,6 +23,7 @@ import hashlib
 import logging
 import os
 import re
+import shlex
 import threading
 import uuid
 from collections.abc import Iterator
@@ -109,6 +110,24 @@ def dvc_output(folder: Path) -> tuple[str, dict] | None:
     stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages", {})
     return next(((name, out) for name, stage in stages.items() for out in stage.get("outs", [])
                  if Path(out["path"]).resolve() == Path(folder).resolve()), None)
+
+
+def analysis_commands(run: RunDir, findings_dir: Path | None = None, page: Path | None = None) -> tuple[str, str]:
+    """`sea findings` and then `sea report` of the run as a hint gives them, writing findings_dir and page, by default
+    in the run's folder, or for one a DVC stage makes (runs/default), in which sea refuses to write, in reports/, where
+    the pipeline's stages write them; each command with the flags it needs for that, and only those."""
+    folder = run.root if dvc_output(run.root) is None else Path("reports")
+    findings_dir = findings_dir or folder / "findings"
+    page = page or folder / "audit.html"
+    read_from = "" if findings_dir == run.root / "findings" else f" --findings {shlex.quote(str(findings_dir))}"
+    run_id = shlex.quote(run.run_id)
+    return (f"sea findings {run_id}{out_flag(run, findings_dir, 'findings')}",
+            f"sea report {run_id}{read_from}{out_flag(run, page, 'audit.html')}")
+
+
+def out_flag(run: RunDir, path: Path, name: str) -> str:
+    """' --out PATH' for a suggested command that writes `name` of the run at path; '' where path is its default."""
+    return "" if path == run.root / name else f" --out {shlex.quote(str(path))}"
 
 
 @dataclass(frozen=True)

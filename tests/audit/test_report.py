@@ -2,6 +2,7 @@
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pandas as pd
 
@@ -244,3 +245,44 @@ def test_control_characters_from_the_data_do_not_reach_the_page():
         run_id="r", subtitle="", headline=[], sections=[{"id": "s", "heading": "S", "blocks": [examples, failed]}])
     assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", page)
     assert page.count("NulTitle [31mred") == 3 and "<bdi>NulTitle" in page  # the text around them stays, Markup unescaped
+
+
+def test_every_hint_for_a_run_dvc_makes_writes_outside_it_where_the_report_reads(workspace, tmp_path, monkeypatch):
+    """A docs hunt: for runs/default, `sea audit` ended with 'sea findings default; sea report default', the report's
+    'Not computed yet' named `sea findings default` and its stale retest `sea retest RUN --testee T`: the first two
+    refused (runs/default is the DVC stage audit's output; give --out), the third wrote where the report does not read."""
+    import shlex
+
+    import yaml
+
+    from flows.cli import parser
+    from sea.audit.rundir import analysis_commands
+    from sea.findings.analysis import write_findings
+    from sea.findings.retest import retest
+    from sea.settings import FindingsSettings
+
+    run = workspace.run
+    monkeypatch.chdir(tmp_path)
+    assert analysis_commands(run) == ("sea findings test", "sea report test")  # a run of one's own: its folder
+    (tmp_path / "dvc.lock").write_text(yaml.safe_dump({"stages": {"audit": {"outs": [{"path": str(run.root)}]}}}))
+    findings, report = analysis_commands(run)  # what `sea audit --run-id test` ends with
+    assert (findings, report) == ("sea findings test --out reports/findings",
+                                  "sea report test --findings reports/findings --out reports/audit.html")
+    assert parser().parse_args(shlex.split(report)[1:]).findings == parser().parse_args(shlex.split(findings)[1:]).out
+
+    sea = run.arm("simulated:probe", "sea")
+    run_steps(sea, in_process(workspace), count=3)
+    page = tmp_path / "my report.html"
+    html = build_report(run, page).read_text(encoding="utf-8")
+    assert (f"Not computed yet: <code>sea findings test --out reports/findings</code> groups each testee's failures into "
+            f"named clusters; then <code>sea report test --findings reports/findings --out &#39;{page}&#39;</code>.") in html
+    given = Path("reports/findings")
+    write_findings(run, FindingsSettings(min_cluster_size=2), given)
+    retest(run, "simulated:probe", 5, 0, given)
+    run_steps(sea, in_process(workspace))  # the run went on after the findings were made
+    html = build_report(run, page, given).read_text(encoding="utf-8")
+    assert ("run <code>sea findings test --out reports/findings</code> again (and its retest and transfer), then "
+            "<code>sea report test --findings reports/findings --out") in html
+    write_findings(run, FindingsSettings(min_cluster_size=2), given)  # made again; the retest not
+    html = build_report(run, page, given).read_text(encoding="utf-8")
+    assert "<code>sea retest test --testee simulated:probe --out reports/findings</code> again" in html
