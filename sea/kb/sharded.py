@@ -23,10 +23,10 @@ from tqdm import tqdm
 
 from sea.errors import SourceError
 from sea.files import read_json, write_json, write_parquet
-from sea.kb.build import Categorizer, commit_with_report, rows_of, usable_documents
+from sea.kb.build import Categorizer, commit_with_report, require_input, rows_of, usable_documents
 from sea.kb.multistream import Shard, index_path_for, plan_shards, read_header, shard_documents
 from sea.kb.schema import DOCUMENT_SCHEMA, PARAGRAPH_SCHEMA, KnowledgeBaseWriter, SkipCounts, SourceNotes, title_key
-from sea.settings import EmbeddingSettings, Params, require_input
+from sea.settings import EmbeddingSettings, Params
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ def index_of(params: Params) -> str:
 
 def require_index(params: Params) -> None:
     """The dump and its index exist, or an error that names them and the fix."""
-    require_input(params.kb)
+    require_input(params)
     index = index_of(params)
     fs, path = fsspec.core.url_to_fs(index)
     if not fs.exists(path):
