@@ -306,9 +306,14 @@ class RunDir:
         folder = self._annotations_dir / self.run_id
         inside = [self.root / name for name in (REVIEW_DIR, COMPARE_DIR) if (self.root / name).exists()]
         if inside:
+            moved = [path for path in inside if not (folder / path.name).exists()]
+            fixes = [f"mkdir -p {folder} && mv {' '.join(map(str, moved))} {folder}/"] if moved else []
+            fixes += [f"{folder / path.name} is there already (mv would stop: Directory not empty), so merge {path}'s "
+                      f"files into it (a file both hold: keep the newer; verdicts.jsonl: the lines of both, ordered by "
+                      f"recorded_at, as a later verdict on a question replaces an earlier one), then delete {path}"
+                      for path in inside if path not in moved]
             raise SeaError(f"{' and '.join(map(str, inside))}: kept in {folder} now, out of the run folder that "
-                           f"`dvc repro` restores; move them there first: "
-                           f"mkdir -p {folder} && mv {' '.join(map(str, inside))} {folder}/")
+                           f"`dvc repro` restores; move them there first: {'; '.join(fixes)}")
         return folder
 
     def arms(self) -> list[ArmDir]:

@@ -120,6 +120,23 @@ def test_a_run_audited_again_under_its_id_leaves_out_the_annotations_of_the_one_
                     f"audited again under this id, are left out; move them away to keep them"]  # once each
 
 
+def test_a_review_folder_left_in_the_run_beside_one_in_annotations_is_to_be_merged_not_moved(audit_params):
+    """A docs hunt: the message's mkdir -p annotations/<id> && mv runs/<id>/review annotations/<id>/ stopped with
+    'Directory not empty' where annotations/<id>/review was there already."""
+    run = open_run(audit_params.audit.runs_dir, "r1", audit_params)
+    target = run.annotations
+    for folder in (run.root / "review", run.root / "compare", target / "review"):
+        folder.mkdir(parents=True)
+    with pytest.raises(SeaError) as error:
+        _ = RunDir(run.root).annotations
+    message = str(error.value)
+    assert f"move them there first: mkdir -p {target} && mv {run.root / 'compare'} {target}/; " in message  # that one can move
+    assert (f"{target / 'review'} is there already (mv would stop: Directory not empty), so merge {run.root / 'review'}'s "
+            f"files into it (a file both hold: keep the newer; verdicts.jsonl: the lines of both, ordered by recorded_at, "
+            f"as a later verdict on a question replaces an earlier one), then delete {run.root / 'review'}") in message
+    assert f"mv {run.root / 'review'}" not in message
+
+
 def test_a_run_recorded_with_a_findings_key_since_dropped_still_opens(audit_params):
     run = open_run(audit_params.audit.runs_dir, "r1", audit_params)
     run.config["params"]["findings"]["distance_threshold"] = 0.8  # findings settings before anchor clusters
