@@ -204,7 +204,7 @@ class ModelSettings(_Section):
 class ModelsSettings(_Section):
     testee: ModelSettings = ModelSettings(model="simulated:paper-regime")
     generator: ModelSettings | None = None  # None: the offline question generator
-    verifier: ModelSettings | None = None  # None: no verifier quality gate
+    verifier: ModelSettings | None = None  # None: the generator verifies (questions.gate), none for offline questions
 
 
 class BudgetSettings(_Section):
