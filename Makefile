@@ -57,9 +57,11 @@ check-report: audit
 	$(VENV)/bin/python -m pip install --disable-pip-version-check -q -e '.[browser]'
 	python scripts/check_report.py reports/audit.html
 
-# The MLflow UI on this machine only, over the audits logged to mlflow.db.
+# The MLflow UI on this machine only, over the store the audits log to: MLFLOW_TRACKING_URI when set,
+# else audit.mlflow_tracking_uri (sqlite:///mlflow.db), as flows/tracking.py decides for the audits.
+MLFLOW_STORE = python -c 'from flows.tracking import tracking_uri; from sea.settings import load_params; print(tracking_uri(load_params()))'
 mlflow-ui: $(STAMP)
-	mlflow ui --backend-store-uri sqlite:///mlflow.db --host 127.0.0.1 --port 5000
+	store="$$($(MLFLOW_STORE))" && mlflow ui --backend-store-uri "$$store" --host 127.0.0.1 --port 5000
 
 # Serve the recurring audit (audit.schedule_cron in params.yaml) until interrupted, against
 # PREFECT_API_URL's server or one started for it. E.g. SCHEDULE_ARGS='--cron "* * * * *"'.

@@ -174,3 +174,22 @@ def test_the_model_names_the_endpoint_said_answered_are_a_tag_of_the_arms_run(tr
                                         "error_rate_vs_random": None}]})
     child = tracker.record["children"][f"{arm.testee}/{arm.arm}"]["id"]
     assert MlflowClient(uri).get_run(child).data.tags["sea.served_models"] == "another-model, x"
+
+
+def test_make_mlflow_ui_serves_the_store_the_audits_log_to(tmp_path):
+    """A docs hunt: `make mlflow-ui` served sqlite:///mlflow.db whatever MLFLOW_TRACKING_URI said, so the audits
+    logged to another store were not in the UI."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    served = tmp_path / "served"
+    scripts = {"python": f'exec {sys.executable} "$@"',  # this environment's, which a symlink would not be
+               "mlflow": f'echo "$@" > {served}'}  # stands in for the UI: says what it was asked to serve
+    for name, line in scripts.items():
+        (venv / "bin" / name).write_text(f"#!/bin/sh\n{line}\n")
+        (venv / "bin" / name).chmod(0o755)
+    (tmp_path / "params.yaml").write_text((REPO / "params.yaml").read_text())
+    env = {key: value for key, value in os.environ.items() if key != "MLFLOW_TRACKING_URI"} | {"PYTHONPATH": str(REPO)}
+    make = ["make", "-s", "-f", str(REPO / "Makefile"), "VENV=venv", "-o", "venv/.installed", "mlflow-ui"]  # venv/bin first on PATH
+    for uri, expected in ((None, "sqlite:///mlflow.db"), (f"sqlite:///{tmp_path / 'other.db'}", f"sqlite:///{tmp_path / 'other.db'}")):
+        subprocess.run(make, cwd=tmp_path, env=env | ({"MLFLOW_TRACKING_URI": uri} if uri else {}), check=True, timeout=300)
+        assert served.read_text().split() == ["ui", "--backend-store-uri", expected, "--host", "127.0.0.1", "--port", "5000"]
