@@ -29,9 +29,9 @@ from sea.audit.outputs import gather_arm, step_metrics  # noqa: E402
 from sea.audit.rundir import ANSWERS, QUESTIONS, UPDATED, ArmDir, open_run, slug  # noqa: E402
 from sea.audit.steps import in_process, run_steps  # noqa: E402
 from sea.audit.workspace import Workspace  # noqa: E402
-from sea.llm.ledger import PriceTable, default_prices  # noqa: E402
+from sea.llm.ledger import PriceTable  # noqa: E402
 from sea.search.arms import ARMS as ARM_REGISTRY  # noqa: E402
-from sea.settings import load_params  # noqa: E402
+from sea.settings import default_prices, load_params  # noqa: E402
 
 # sparse-spots and noisy-base were added for issue 15 before any sea_plus change was measured on them:
 # a change to sea_plus counts only if it helps on all five.

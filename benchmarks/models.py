@@ -23,10 +23,10 @@ from sea.choices import LETTERS  # noqa: E402
 from sea.llm.cache import ResponseCache  # noqa: E402
 from sea.llm.client import ModelClient  # noqa: E402
 from sea.llm.fake_server import FakeLLMServer  # noqa: E402
-from sea.llm.ledger import Ledger, PriceTable, default_prices  # noqa: E402
+from sea.llm.ledger import Ledger, PriceTable  # noqa: E402
 from sea.llm.providers import OpenAIChat  # noqa: E402
 from sea.llm.types import Completion  # noqa: E402
-from sea.settings import ModelSettings  # noqa: E402
+from sea.settings import ModelSettings, default_prices  # noqa: E402
 
 COMMAND = "make bench-models"
 LATENCY_S, LIMIT_RPM, SATURATION_CALLS = 0.05, 600, 300

@@ -6,12 +6,12 @@ import pytest
 from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient
 from sea.llm.fake_server import FakeLLMServer
-from sea.llm.ledger import Ledger, PriceTable, default_prices
+from sea.llm.ledger import Ledger, PriceTable
 from sea.llm.providers import OpenAIChat
 from sea.questions.gate import DuplicateFilter, verify
 from sea.questions.model import DUPLICATE, KEPT, UNSUPPORTED, Draft
 from sea.questions.shuffle import phrasings_to_questions
-from sea.settings import ModelSettings
+from sea.settings import ModelSettings, default_prices
 
 PARAGRAPH = "Paris is the capital of France. Lyon is its third-largest city."
 

@@ -3,7 +3,7 @@ import pytest
 from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient
 from sea.llm.fake_server import FakeLLMServer
-from sea.llm.ledger import Ledger, PriceTable, default_prices
+from sea.llm.ledger import Ledger, PriceTable
 from sea.llm.providers import AnthropicMessages, OpenAIChat
 from sea.llm.types import CallFailure, Completion
 from sea.questions import prompts
@@ -14,7 +14,7 @@ from sea.questions.grading import (
     ask_once_each,
     tally,
 )
-from sea.settings import ModelSettings
+from sea.settings import ModelSettings, default_prices
 from sea.questions.model import Draft, Outcome
 from sea.questions.shuffle import phrasings_to_questions
 

@@ -7,12 +7,12 @@ import pytest
 from sea.llm.cache import ResponseCache
 from sea.llm.client import ModelClient
 from sea.llm.fake_server import FakeLLMServer
-from sea.llm.ledger import Ledger, PriceTable, default_prices
+from sea.llm.ledger import Ledger, PriceTable
 from sea.llm.types import EndpointFailing
 from sea.llm.providers import OpenAIChat
 from sea.questions.model import Draft
 from sea.questions.writer import rephrase, write_drafts
-from sea.settings import ModelSettings
+from sea.settings import ModelSettings, default_prices
 
 TITLE, TEXT = "Eiffel Tower", "The Eiffel Tower is a wrought-iron lattice tower in Paris, completed in 1889 for the World's Fair."
 
