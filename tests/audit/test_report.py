@@ -226,7 +226,7 @@ def test_each_text_of_several_in_one_cell_or_line_is_isolated(tmp_path):
     topics_by, topics = _topics("t", {}, result)
     page = _TEMPLATES.get_template("report.html.j2").render(
         run_id="r", subtitle="", headline=[{"testee": "t", "error_rate": None, "topics_by": topics_by, "topics": topics}],
-        sections=_findings(tmp_path, result, "r", {}, stale=False))
+        sections=_findings(tmp_path, result, ("sea findings r", "sea report r"), "", {}, stale=False))
     assert overridden_texts(page) == (4, [])  # the terms and titles cells, the headline's name and its titles
     assert "<bdi>Rome</bdi>" in page and "4 wrong of 6 (0.67); <bdi>" in page
 
