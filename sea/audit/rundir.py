@@ -9,8 +9,8 @@
     runs/<run_id>/audit.lock                   while an audit runs: its process id, under an flock (audit_lock)
 
 What is added to a run after its audit lives in annotations/<run_id>/ (audit.annotations_dir, RunDir.annotations):
-reviewers' verdicts and sheets (review/) and comparisons with earlier runs (compare/), each recorded with the run's
-nonce (RunDir.own).
+reviewers' verdicts and sheets (review/) and comparisons with earlier runs (compare/), these recorded with the run's
+nonce (RunDir.comparisons).
 
 A step's files are written in order and state.json last, so state.json names the last complete
 step and anything newer is the interrupted step's partial work, redone on resume."""
@@ -244,17 +244,7 @@ class ArmDir:
         return f"{self.arm} · {self.testee}"
 
 
-def project_folder(root: Path, runs_dir: Path) -> Path:
-    """The folder the run's recorded runs_dir was given from (the project's, for runs/<run_id>), found from where the
-    run is now: a relative annotations_dir is read from there, so a run moved or copied with its runs folder has its
-    own annotations beside it instead of sharing those of the project it came from. An absolute runs_dir, or one
-    reaching out with "..", does not say where the project is: the working directory, as before."""
-    if runs_dir.is_absolute() or ".." in runs_dir.parts:
-        return Path()
-    return root.parents[min(len(runs_dir.parts), len(root.parents) - 1)]
-
-
-_SAID_OTHER_RUNS: set[Path] = set()  # annotation files already said to hold another run's records
+_SAID_STALE: set[Path] = set()  # comparison files already said to be another run's
 
 
 def restore_config(root: Path) -> str:
@@ -281,9 +271,6 @@ class RunDir:
         started = parse_params({**recorded, "findings": findings}, str(root / CONFIG_FILE))
         # A run moved or copied to another folder continues where it is now, not where it started.
         self.params = started.model_copy(update={"audit": started.audit.model_copy(update={"runs_dir": root.parent})})
-        annotations_dir = started.audit.annotations_dir
-        self._annotations_dir = (annotations_dir if annotations_dir.is_absolute()
-                                 else project_folder(root, started.audit.runs_dir) / annotations_dir)
 
     @property
     def run_id(self) -> str:
@@ -303,7 +290,7 @@ class RunDir:
         """annotations/<run_id>/: what is added to the run after its audit (reviews, comparisons). Not in the run
         folder: `dvc repro` restores that from its cache and so deleted them. A run that still holds them there
         (written by an earlier SEA) is refused until they are moved, rather than read from two places."""
-        folder = self._annotations_dir / self.run_id
+        folder = self.params.audit.annotations_dir / self.run_id
         inside = [self.root / name for name in (REVIEW_DIR, COMPARE_DIR) if (self.root / name).exists()]
         if inside:
             moved = [path for path in inside if not (folder / path.name).exists()]
@@ -351,20 +338,18 @@ class RunDir:
         return [arm for arm in self.arms() if not arm.load_state().finished]
 
     def comparisons(self) -> list[dict]:
-        """What sea.audit.compare found against earlier audits, as saved."""
+        """What sea.audit.compare found against earlier audits, as saved for this run: each records the run's nonce
+        (one without is an earlier SEA's, taken as this run's). A run deleted and audited again under the same id, or
+        rerun by `dvc repro`, finds those made for the earlier one, whose answers are gone: they are left out, said
+        once with the command that makes them again."""
         folder = self.annotations / COMPARE_DIR
-        return self.own([read_json(path) for path in sorted(folder.glob("*.json"))], folder)
-
-    def own(self, records: list[dict], where: Path) -> list[dict]:
-        """The records (verdicts, comparisons) made for this run, which carry its nonce as run_nonce; one without is
-        an earlier SEA's, taken as this run's. A run deleted and audited again under the same id finds those made for
-        the earlier one in its annotations: they are left out, and said once."""
-        others = sum(record.get("run_nonce", self.nonce) != self.nonce for record in records)
-        if others and where not in _SAID_OTHER_RUNS:
-            _SAID_OTHER_RUNS.add(where)
-            log.warning("%s: %d record(s) made for an earlier run %r, since deleted and audited again under this id, are "
-                        "left out; move them away to keep them", where, others, self.run_id)
-        return [record for record in records if record.get("run_nonce", self.nonce) == self.nonce]
+        saved = [(path, read_json(path)) for path in sorted(folder.glob("*.json"))]
+        stale = [path for path, record in saved if record.get("run_nonce", self.nonce) != self.nonce]
+        if stale and not _SAID_STALE.issuperset(stale):
+            _SAID_STALE.update(stale)
+            log.warning("%s: made for an earlier run %r, since audited again under this id: left out; compare again with "
+                        "`sea compare PREVIOUS %s`", ", ".join(map(str, stale)), self.run_id, self.run_id)
+        return [record for path, record in saved if path not in stale]
 
     def check(self) -> None:
         """Refuses a run whose files are damaged or disagree, naming the file and the fix."""

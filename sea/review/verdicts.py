@@ -1,6 +1,6 @@
 """Reviewers' verdicts on a run's questions: checked on import, kept beside the run
-(annotations/<run_id>/review/verdicts.jsonl, one line per verdict with the run's nonce; a later verdict on a
-question replaces an earlier one), and the figures they correct: the pass rate with its 95% interval and every arm's
+(annotations/<run_id>/review/verdicts.jsonl, one line per verdict; a later verdict on a question replaces
+an earlier one), and the figures they correct: the pass rate with its 95% interval and every arm's
 error rate without the questions reviewers rejected, beside the uncorrected one."""
 
 from __future__ import annotations
@@ -34,8 +34,11 @@ def verdicts_by_question(run: RunDir) -> dict[str, dict]:
     path = verdicts_path(run)
     if not path.is_file():
         return {}
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    return {record["question_id"]: record for record in run.own(records, path)}
+    latest = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        latest[record["question_id"]] = record
+    return latest
 
 
 def rejected_questions(run: RunDir) -> set[str]:
@@ -105,7 +108,7 @@ def import_verdicts(run: RunDir, path: Path, reviewer: str | None, known: set[st
         for row, who in zip(rows, names, strict=True):
             out.write(json.dumps({"question_id": _field(row, "question_id"), "verdict": _field(row, "verdict").lower(),
                                   "comment": _field(row, "comment"), "reviewer": who, "recorded_at": now,
-                                  "sheet": path.name, "run_nonce": run.nonce}) + "\n")
+                                  "sheet": path.name}) + "\n")
     return review_summary(run)
 
 

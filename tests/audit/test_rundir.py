@@ -78,47 +78,29 @@ def test_what_is_added_after_the_audit_is_kept_out_of_the_run_folder_dvc_restore
         _ = RunDir(run.root).annotations
 
 
-def _relative(params, runs_dir: str):
-    audit = params.audit.model_copy(update={"runs_dir": Path(runs_dir), "annotations_dir": Path("annotations")})
-    return params.model_copy(update={"audit": audit})
-
-
-@pytest.mark.parametrize("runs_dir", ["runs", "out/runs"])
-def test_a_copied_run_reads_the_annotations_beside_it_not_the_projects(audit_params, tmp_path, monkeypatch, runs_dir):
-    """Left alone in an earlier round: a relative annotations_dir was read from the working directory, so a copy of a
-    run elsewhere took the project's verdicts and comparisons as its own."""
-    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
-    project.mkdir()
-    monkeypatch.chdir(project)
-    run = open_run(Path(runs_dir), "r1", _relative(audit_params, runs_dir))
-    assert run.annotations == Path("annotations") / "r1"  # in the project: where it always was, and DVC reads it
-    shutil.copytree(project, elsewhere)
-    assert RunDir(elsewhere / runs_dir / "r1").annotations == elsewhere / "annotations" / "r1"
-
-
-def test_a_run_audited_again_under_its_id_leaves_out_the_annotations_of_the_one_before(audit_params, caplog):
-    """Left alone in an earlier round: a run deleted and audited again under the same id read the earlier run's
-    comparisons and verdicts as its own."""
-    from sea.review.verdicts import verdicts_by_question, verdicts_path
+def test_a_run_audited_again_under_its_id_leaves_out_the_comparisons_of_the_one_before_and_keeps_the_verdicts(
+        audit_params, caplog):
+    """Left alone in an earlier round: a run deleted and audited again under the same id (or rerun by `dvc repro`)
+    read the earlier run's comparisons as its own, though the answers they were made from are gone. Verdicts judge a
+    question (its id hashes its paragraph, wording, options and answer), so they still hold for the same question."""
     from sea.files import write_json
+    from sea.review.verdicts import verdicts_by_question, verdicts_path
 
     runs = audit_params.audit.runs_dir
     before = open_run(runs, "r1", audit_params)
     verdicts_path(before).parent.mkdir(parents=True)
-    verdicts_path(before).write_text("".join(json.dumps({"question_id": q, "verdict": "gold wrong", "run_nonce": before.nonce})
-                                             + "\n" for q in ("q1", "q2")))
+    verdicts_path(before).write_text("".join(json.dumps({"question_id": q, "verdict": "gold wrong"}) + "\n" for q in ("q1", "q2")))
     write_json(before.annotations / "compare" / "r0.json", {"previous": "r0", "current": "r1", "run_nonce": before.nonce})
-    assert set(verdicts_by_question(before)) == {"q1", "q2"} and len(before.comparisons()) == 1
+    write_json(before.annotations / "compare" / "old.json", {"previous": "old", "current": "r1"})  # an earlier SEA's: no nonce
+    assert len(before.comparisons()) == 2
     shutil.rmtree(before.root)
     again = open_run(runs, "r1", audit_params)
     for _ in range(2):
-        assert verdicts_by_question(again) == {} and again.comparisons() == []
+        assert set(verdicts_by_question(again)) == {"q1", "q2"}
+        assert [c["previous"] for c in again.comparisons()] == ["old"]
     said = [record.getMessage() for record in caplog.records if "made for an earlier run" in record.getMessage()]
-    assert said == [f"{verdicts_path(again)}: 2 record(s) made for an earlier run 'r1', since deleted and audited again "
-                    f"under this id, are left out; move them away to keep them",
-                    f"{again.annotations / 'compare'}: 1 record(s) made for an earlier run 'r1', since deleted and "
-                    f"audited again under this id, are left out; move them away to keep them"]  # once each
-
+    assert said == [f"{again.annotations / 'compare' / 'r0.json'}: made for an earlier run 'r1', since audited again under "
+                    f"this id: left out; compare again with `sea compare PREVIOUS r1`"]  # once
 
 def test_a_review_folder_left_in_the_run_beside_one_in_annotations_is_to_be_merged_not_moved(audit_params):
     """A docs hunt: the message's mkdir -p annotations/<id> && mv runs/<id>/review annotations/<id>/ stopped with
