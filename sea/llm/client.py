@@ -73,7 +73,7 @@ class ModelClient:
         self._unlimited = Budget()
         self._reached = False  # the endpoint has answered at least once
         self._failures_in_a_row = 0
-        self._unanswered: list[str] = []  # the endpoint-side failures since the endpoint last answered
+        self._failed_on_endpoint: list[str] = []  # calls failed on the endpoint's side since check_answering
         self.failing: EndpointFailing | None = None
         self.cache_scope = ""  # replies cached under another scope are not reused (see cache_key)
         self._warned_usage = False  # the warning about replies without usable token counts was logged
@@ -132,9 +132,10 @@ class ModelClient:
                     if failed.refused and not self.failing:  # every call would be: stop before the batch is kept
                         self.failing = self._endpoint_failing(f"it refused a call ({failed.failure.reason})")
                     self._count_failure(failed.failure.reason)
-                    self._unanswered = [*self._unanswered, failed.failure.reason] if failed.endpoint_side else []
+                    if failed.endpoint_side:
+                        self._failed_on_endpoint.append(failed.failure.reason)
                     raise
-                self._failures_in_a_row, self._unanswered = 0, []
+                self._failures_in_a_row = 0
             self._note_excess(reply, bounds)  # before another call reserves: nothing awaited since it was settled
         cost = self._cost(reply.input_tokens, reply.output_tokens)
         self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens, cost, cached)
@@ -157,16 +158,16 @@ class ModelClient:
                                f"a wrong base_url or model name needs a new run (replies are cached by endpoint)")
 
     def check_answering(self, budget: Budget | None = None) -> None:
-        """Raises EndpointFailing when the latest calls failed on the endpoint's side, none has been answered
-        since and the endpoint does not answer one probe now (PROBE, never from the cache, paid from `budget`
-        like any call): a batch that ends so may be the start of an outage, so its failed calls must not be kept
-        as the batch's outcome (a resumed run would never ask them again). An answered probe shows the failures
-        were those calls' own: else one call that always fails, the last of its batch, would stop every resume,
-        the batch's other calls coming from the cache. A budget that cannot pay for the probe ends the run with
-        the batch kept, rather than a resume that could never finish it."""
-        if not self._unanswered:
+        """After a batch: raises EndpointFailing when calls of it failed on the endpoint's side after their retries
+        and the endpoint does not answer one probe now (PROBE, never from the cache, paid from `budget` like any
+        call). Such a batch may have met the start of an outage, so its failed calls must not be kept as its outcome
+        (a resumed run would never ask them again); an answered probe shows the failures were those calls' own (one
+        that always fails would otherwise stop every resume). Whether a probe is sent depends only on which calls
+        failed, not on the order they ended in, so a batch redone on resume spends what it spent the first time. A
+        budget that cannot pay for the probe keeps the batch, rather than a resume that could never finish it."""
+        failed, self._failed_on_endpoint = self._failed_on_endpoint, []
+        if not failed:
             return
-        failed = self._unanswered
         probe = self.complete(PROBE, self.decoding(max_tokens=PROBE_MAX_TOKENS), budget, cache_scope=f"probe {uuid4().hex}")
         try:
             self.run(probe)
@@ -174,10 +175,12 @@ class ModelClient:
             log.warning("%s at %s: %d calls failed after their retries (last: %s); no budget is left for a probe of the "
                         "endpoint, so they are kept as failed calls", self.settings.model, self.provider.endpoint,
                         len(failed), failed[-1])
-        except CallFailed:
-            raise self._endpoint_failing(f"the last {len(failed)} calls failed after their retries (last: {failed[-1]}), "
-                                         "none has been answered since nor was a probe, so this step is not kept") from None
-        self._unanswered = []
+        except CallFailed as probe_failed:
+            if probe_failed.endpoint_side:
+                raise self.failing or self._endpoint_failing(
+                    f"{len(failed)} calls failed after their retries (last: {failed[-1]}) and a probe after them failed "
+                    "too, so this step is not kept") from None
+        self._failed_on_endpoint = []
 
     async def _call_with_retries(self, messages: list[Message], bounds: tuple[int, int], decoding: Decoding, budget: Budget,
                                  reservation: Reservation | None, worst: tuple[int, float | None], key: str) -> ProviderReply:

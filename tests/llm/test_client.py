@@ -389,8 +389,8 @@ def test_calls_that_end_a_batch_failing_on_the_endpoints_side_are_not_its_outcom
         client.check_answering()  # nothing asked yet
         results, _ = client.run(client.complete_many([question(i) for i in range(3)]))
         assert all(isinstance(r, CallFailure) for r in results)
-        with pytest.raises(EndpointFailing, match=r"the last 3 calls failed after their retries \(last: .*500.*\), none "
-                                                  r"has been answered since nor was a probe, so this step is not kept"):
+        with pytest.raises(EndpointFailing, match=r"3 calls failed after their retries \(last: .*500.*\) and a probe after "
+                                                  r"them failed too, so this step is not kept"):
             client.check_answering()
         results, _ = client.run(client.complete_many([question(3)]))
         assert isinstance(results[0], Completion)
@@ -415,7 +415,7 @@ def test_one_call_that_always_fails_last_in_its_batch_does_not_stop_every_resume
         server.script.extend(["500", "500"])  # the endpoint down: the call and the probe fail
         down = make_client(server, max_in_flight=1, max_attempts=1, cache=ResponseCache(tmp_path / "responses.sqlite"))
         down.run(down.complete_many(prompts))
-        with pytest.raises(EndpointFailing, match="nor was a probe"):
+        with pytest.raises(EndpointFailing, match="a probe after them failed too"):
             down.check_answering()
     [usage] = resumed.ledger.summary()
     assert server.state.requests == 8 and (usage["calls"], usage["cached_calls"], usage["failed_calls"]) == (3, 2, 1)  # the probe paid
@@ -437,6 +437,23 @@ def test_the_probe_after_failed_calls_is_paid_from_the_budget(caplog):
         client.check_answering(budget)  # no probe: the batch is kept, not stopped on every resume
         assert budget.spent.calls == 2 and server.state.requests == 2
     assert "no budget is left for a probe of the endpoint, so they are kept as failed calls" in caplog.text
+
+
+@pytest.mark.reliability
+def test_a_batch_redone_on_resume_spends_what_it_spent_the_first_time(tmp_path):
+    """Found by a review: the probe was sent only when the failed call happened to end last. A first run whose failed
+    call ended first sent none (2 calls spent); its resume, the cached replies charged first, sent one (3 spent)."""
+    prompts = [question(i) for i in range(3)]
+    spent = []
+    with FakeLLMServer(script=["500", "ok", "ok", "ok"]) as server:  # the first call fails, then the probe is answered
+        for _ in range(2):  # the first run, then the same batch redone from the cache: the same call fails again
+            client = make_client(server, max_in_flight=1, max_attempts=1, cache=ResponseCache(tmp_path / "responses.sqlite"))
+            budget = Budget(calls=10)
+            client.run(client.complete_many(prompts, budget=budget))
+            client.check_answering(budget)
+            spent.append(budget.spent.calls)
+            server.script.extend(["500", "ok"])
+    assert spent == [3, 3]  # two answers and the probe, each time
 
 
 SPOILED_USAGE = ["no_usage", "null_usage", "negative_usage", "fractional_usage", "huge_usage", "zero_usage"]
