@@ -60,6 +60,7 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
         sent = SentCalls(arm.sent_calls_path, step)
         spent += sent.left_open(from_step=step)
     budget = Budget(limits.testee_calls, limits.tokens, limits.dollars, spent=spent, sent=sent)
+    testee.served.clear()  # this step's: one client serves every arm of the testee in a process
 
     def ask_all(asked: list[Question]) -> tuple[list[dict], bool]:
         return testee.run(ask(testee, asked, [closed_book_prompt(ws, q) for q in asked], budget))
@@ -73,7 +74,7 @@ def evaluate(ws: Workspace, arm: ArmDir, step: int) -> dict:
         asked = [q for p in evaluated for q in questions[p]]
         records, exhausted = ask_all(asked)
     testee.check_answering(budget)  # a step that ends in an outage is redone on resume, not kept with its failed calls
-    arm.note_served(testee.provider.served)
+    arm.note_served(frozenset(testee.served))
     answered = {r["question_id"] for r in records}
     store.save_answers(questions_table([q for q in asked if q.question_id in answered]), answers_table(records))
     para_of = {q.question_id: q.para_id for q in asked}

@@ -72,7 +72,8 @@ class ResponseCache:
 
     def put(self, key: str, model: str, reply: ProviderReply) -> None:
         encoded = json.dumps({"text": reply.text, "input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens,
-                              **({"cut": True} if reply.cut else {})})  # rows of whole replies stay as they were
+                              **({"cut": True} if reply.cut else {}),  # rows of whole replies stay as they were
+                              **({"served": reply.served} if reply.served else {})})
         with writing(self._db, self._path):
             self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
                              (key, model, encoded, _checksum(key, encoded)))
@@ -91,6 +92,8 @@ def _decode(stored: object) -> ProviderReply | None:
     if not isinstance(fields, dict):
         return None
     text, tokens, cut = fields.get("text"), (fields.get("input_tokens"), fields.get("output_tokens")), fields.get("cut", False)
-    if not isinstance(text, str) or not all(usable_token_count(n) for n in tokens) or not isinstance(cut, bool):
+    served = fields.get("served")
+    if (not isinstance(text, str) or not all(usable_token_count(n) for n in tokens) or not isinstance(cut, bool)
+            or not isinstance(served, str | None)):
         return None
-    return ProviderReply(text, *tokens, cut)
+    return ProviderReply(text, *tokens, cut, served)

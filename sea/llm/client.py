@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import replace
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, TypeVar
 from uuid import uuid4
@@ -34,7 +35,6 @@ PROBE_MAX_TOKENS = 5
 class Provider(Protocol):
     endpoint: str
     remote: bool  # a server that may process, and bill, a request whose reply never came back
-    served: frozenset[str]  # the model names the endpoint said answered (only a remote endpoint's replies name one)
 
     async def complete(self, messages: list[Message], decoding: Decoding) -> ProviderReply: ...
 
@@ -78,6 +78,7 @@ class ModelClient:
         self.cache_scope = ""  # replies cached under another scope are not reused (see cache_key)
         self._warned_usage = False  # the warning about replies without usable token counts was logged
         self._excess = (0, 0)  # the most input and output tokens a reply was counted above its reservation
+        self.served: set[str] = set()  # the model names the replies, cached ones too, said answered (ProviderReply.served)
 
     def decoding(self, **overrides) -> Decoding:
         """The role's decoding parameters from params.yaml, with per-call overrides."""
@@ -137,6 +138,8 @@ class ModelClient:
                     raise
                 self._failures_in_a_row = 0
             self._note_excess(reply, bounds)  # before another call reserves: nothing awaited since it was settled
+        if reply.served:
+            self.served.add(reply.served)
         cost = self._cost(reply.input_tokens, reply.output_tokens)
         self.ledger.record(self.role, self.settings.model, reply.input_tokens, reply.output_tokens, cost, cached)
         meter.record(self.role, reply.input_tokens, reply.output_tokens, cost)
@@ -246,7 +249,7 @@ class ModelClient:
             self._warned_usage = True
             log.warning("%s at %s reported no usable token usage; charging each such call its worst case",
                         self.settings.model, self.provider.endpoint)
-        return ProviderReply(reply.text, *bounds, reply.cut)
+        return replace(reply, input_tokens=bounds[0], output_tokens=bounds[1])
 
     async def complete_many(self, requests: Sequence[list[Message]], decoding: Decoding | None = None,
                             budget: Budget | None = None, cache_scope: str | None = None,

@@ -120,7 +120,6 @@ class LocalModel:
         self.mode = mode
         self.endpoint = f"local:{mode}"  # part of the response-cache key: the modes answer differently
         self.remote = False
-        self.served: frozenset[str] = frozenset()
         self.tokenizer, self.model = load(name, Path(models_dir).resolve())
         stop_tokens = list(LOCAL_WEIGHTS[name].stop_tokens)
         self._stop_ids = [self.tokenizer.eos_token_id, *self.tokenizer.convert_tokens_to_ids(stop_tokens)]

@@ -120,15 +120,13 @@ class _SdkProvider:
         self._client = self.client_class(api_key=api_key(settings), base_url=settings.base_url, max_retries=0,
                                          timeout=settings.timeout_s)
         self._warned_served = False
-        self.served: frozenset[str] = frozenset()
 
-    def _note_served(self, served: object) -> None:
+    def _note_served(self, served: str | None) -> None:
         """Warn, once, when the endpoint says another model answered than the one asked for (a proxy routing
         elsewhere, a wrong alias): what the audit finds would be that model's. A dated version of the name
-        asked for (gpt-4o-mini-2024-07-18 for gpt-4o-mini) is the same model. Every name it gave is kept in `served`."""
-        if isinstance(served, str) and served:
-            self.served |= {served}
-        if self._warned_served or not isinstance(served, str) or not served or served.startswith(self.settings.name):
+        asked for (gpt-4o-mini-2024-07-18 for gpt-4o-mini) is the same model. Each reply carries the name it gave
+        (ProviderReply.served), cached with it."""
+        if self._warned_served or not served or served.startswith(self.settings.name):
             return
         self._warned_served = True
         log.warning("%s at %s: the endpoint says %r answered; the audit's findings are that model's (an Azure "
@@ -152,8 +150,14 @@ class _SdkProvider:
             raise _status_error(sdk, error, self.settings.model) from None
         if isinstance(response, str):  # the SDKs hand back a body that is not JSON as text
             raise _not_json(self.settings.model, response)
-        self._note_served(getattr(response, "model", None))
+        self._note_served(served_name(response))
         return response
+
+
+def served_name(response: object) -> str | None:
+    """The model name a reply says answered, when it gives one."""
+    name = getattr(response, "model", None)
+    return name if isinstance(name, str) and name else None
 
 
 class OpenAIChat(_SdkProvider):
@@ -169,7 +173,7 @@ class OpenAIChat(_SdkProvider):
         usage = _reported_usage(getattr(response, "usage", None), "prompt_tokens", "completion_tokens")
         try:
             if not response.choices:  # as Anthropic's empty content: the server answered with no text, counted as it says
-                return ProviderReply("", *usage)
+                return ProviderReply("", *usage, served=served_name(response))
             choice = response.choices[0]
             text = choice.message.content or ""
             refusal = getattr(choice.message, "refusal", None)
@@ -177,7 +181,7 @@ class OpenAIChat(_SdkProvider):
                 text = _refused(refusal or "content filter", text)
         except (AttributeError, IndexError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
-        return ProviderReply(text, *usage, cut=getattr(choice, "finish_reason", None) == "length")
+        return ProviderReply(text, *usage, cut=getattr(choice, "finish_reason", None) == "length", served=served_name(response))
 
 
 class AnthropicMessages(_SdkProvider):
@@ -198,4 +202,4 @@ class AnthropicMessages(_SdkProvider):
         except (AttributeError, TypeError) as error:
             raise malformed(self.settings.model, error) from None
         return ProviderReply(text, *_reported_usage(getattr(response, "usage", None), "input_tokens", "output_tokens"),
-                             cut=getattr(response, "stop_reason", None) == "max_tokens")
+                             cut=getattr(response, "stop_reason", None) == "max_tokens", served=served_name(response))

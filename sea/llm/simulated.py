@@ -112,7 +112,6 @@ def expected_error(profile: SimulatedProfile, planted: dict[int, int], category:
 class SimulatedTestee:
     endpoint = "simulated"
     remote = False
-    served: frozenset[str] = frozenset()
 
     def __init__(self, name: str, profile: SimulatedProfile, params: Params, embedder: Embedder):
         self.name = name

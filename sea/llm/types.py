@@ -39,12 +39,14 @@ REFUSED = "[refused: "  # begins the text of a reply the model or the provider's
 class ProviderReply:
     """What a provider returns for one call: text and the token counts the backend reported (None:
     it reported none that passes usable_token_count; the client charges the call its worst case),
-    and whether the backend said it cut the reply at max_tokens."""
+    whether the backend said it cut the reply at max_tokens, and the model name it said answered (remote
+    endpoints only)."""
 
     text: str
     input_tokens: int | None
     output_tokens: int | None
     cut: bool = False
+    served: str | None = None
 
 
 @dataclass(frozen=True)

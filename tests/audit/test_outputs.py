@@ -8,6 +8,7 @@ from sea.audit.outputs import arm_tables, asked_once, gather_arm, summarise
 from sea.audit.rundir import ANSWERS, PARAGRAPHS, QUESTIONS, ArmDir, RunDir, open_run
 from sea.audit.steps import in_process, run_steps
 from sea.audit.workspace import Workspace
+from sea.llm.cache import ResponseCache
 from sea.llm.fake_server import FakeLLMServer
 from sea.settings import Params
 from tests.audit.conftest import small_audit
@@ -98,13 +99,19 @@ def test_the_model_names_the_endpoint_said_answered_are_in_the_arms_summary(vita
     """Left alone in an earlier round: the name the endpoint said answered was warned of when it differed, but recorded
     nowhere, so an audit's claims named the model asked for, not the one that answered."""
     raw = small_audit(vital_sample, tmp_path / "runs").model_dump(mode="json")
-    raw["search"]["arms"] = ["random"]
+    raw["search"]["arms"] = ["random", "sea", "no_pruning"]
     with FakeLLMServer(script=["ok", "other_model"]) as server:  # the server names the model asked for, x, or another
         raw["models"]["testee"].update(model="openai-compatible:x", base_url=f"{server.base_url}/v1", max_in_flight=1)
         served = Workspace.of(open_run(tmp_path / "runs", "served", Params.model_validate(raw)).root)
-        arm = served.run.arm("openai-compatible:x", "random")
+        arm, after = served.run.arm("openai-compatible:x", "random"), served.run.arm("openai-compatible:x", "sea")
         run_steps(arm, in_process(served), 1)
+        run_steps(after, in_process(served), 1)  # the same questions, from the cache: their replies' names with them
+        assert _summary_of(served.run, after)["served_models"] == ["another-model", "x"]
+        again = served.run.arm("openai-compatible:x", "no_pruning")
+        served.testee("openai-compatible:x").cache = ResponseCache(None)  # asked afresh: the server names x only now
+        run_steps(again, in_process(served), 1)
     assert _summary_of(served.run, arm)["served_models"] == ["another-model", "x"]
+    assert _summary_of(served.run, again)["served_models"] == ["x"]  # found by a review: not the earlier arms' names
     simulated = workspace.run.arm("simulated:probe", "random")
     run_steps(simulated, in_process(workspace), 1)
     assert "served_models" not in _summary_of(workspace.run, simulated)  # a simulated testee's replies name no model

@@ -25,6 +25,8 @@ def test_hits_misses_and_a_corrupt_entry_is_refreshed(tmp_path):
     assert cache.get("k") is None
     cache.put("k", "m", ProviderReply("Answer: B", 10, 2))
     assert ResponseCache(path).get("k") == ProviderReply("Answer: B", 10, 2)
+    cache.put("named", "m", ProviderReply("Answer: B", 10, 2, served="gpt-4o-mini-2024-07-18"))  # the name kept with it
+    assert ResponseCache(path).get("named").served == "gpt-4o-mini-2024-07-18"
     with sqlite3.connect(path) as db:
         db.execute("UPDATE responses SET reply = '{\"text\": \"trunc'")
     reopened = ResponseCache(path)
