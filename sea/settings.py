@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 from importlib import resources
 from pathlib import Path
 from typing import Literal, TypeVar, get_args, get_origin
@@ -431,7 +430,7 @@ def _check_shared_regions(name: str, profile: SimulatedProfile, profiles: dict[s
                          f"{profiles[other].blind_spot_regions} regions {other!r} plants")
 
 
-def _describe(error: dict, file: str, raw: dict, overrides: Collection[str]) -> str:
+def _describe(error: dict, file: str, raw: dict, overrides: dict[str, object]) -> str:
     loc = tuple(str(part) for part in error["loc"])
     key = ".".join(loc) or "params"
     if error["type"] == "extra_forbidden":
@@ -452,12 +451,12 @@ def _describe(error: dict, file: str, raw: dict, overrides: Collection[str]) -> 
     return f"{key}: {error['msg']} (got {given!r}); {fix}"
 
 
-def _made_by_override(loc: tuple[str, ...], raw: dict, overrides: Collection[str]) -> bool:
+def _made_by_override(loc: tuple[str, ...], raw: dict, overrides: dict[str, object]) -> bool:
     """Whether the failing key is an override's, holds one, or lies in a section the file does not have, which
     an override made (--set models.generator.timeout_s=5 with no generator: models.generator.model is missing)."""
     section = loc[:-1]
     made = not isinstance(_at(raw, section), dict)
-    paths = [tuple(_key_path(key)) for key in overrides]
+    paths = [tuple(_key_path(key, value)) for key, value in overrides.items()]
     return any(path[:len(loc)] == loc or loc[:len(path)] == path or (made and path[:len(section)] == section)
                for path in paths)
 
@@ -547,7 +546,7 @@ def apply_overrides(raw: dict, overrides: dict[str, object]) -> dict:
     result = copy.deepcopy(raw)
     for dotted, value in overrides.items():
         section = result
-        *parents, leaf = _key_path(dotted)
+        *parents, leaf = _key_path(dotted, value)
         for part in parents:
             if not isinstance(section.get(part), dict):
                 section[part] = {}
@@ -556,15 +555,18 @@ def apply_overrides(raw: dict, overrides: dict[str, object]) -> dict:
     return result
 
 
-def _key_path(dotted: str) -> list[str]:
+def _key_path(dotted: str, value: object) -> list[str]:
     """The keys of a dotted override. An entry of `prices` or `simulated` is named by the user, and its name may
     hold dots (prices.openai:gpt-4.1-mini, prices.openai:gpt-4.1-mini.input): there it is all after the section
-    up to the first of the entry's own keys, or all after the section when none follows."""
+    up to the first of the entry's own keys. When none follows, a mapping sets the whole entry, all after the
+    section its name, and any other value sets the key after the last dot, which is then a misspelt one
+    (prices.openai:gpt-4.1-mini.inptu=0.4 is refused as an unknown key, not read as a model of that name)."""
     section, *rest = dotted.split(".")
     entry_keys = {"prices": Price.model_fields, "simulated": SimulatedProfile.model_fields}.get(section)
     if entry_keys is None or not rest:
         return [section, *rest]
-    first_key = next((i for i, part in enumerate(rest) if i > 0 and part in entry_keys), len(rest))
+    name_ends = len(rest) if isinstance(value, dict) else len(rest) - 1
+    first_key = next((i for i, part in enumerate(rest) if i > 0 and part in entry_keys), max(name_ends, 1))
     return [section, ".".join(rest[:first_key]), *rest[first_key:]]
 
 

@@ -128,6 +128,19 @@ def test_a_price_override_of_one_field_keeps_the_packaged_other_and_a_whole_entr
     assert (profile.simulated["paper.v2"].seed, profile.simulated["paper.v2"].base_error) == (4, 0.3)
 
 
+def test_a_misspelt_key_of_a_price_or_profile_is_an_unknown_key_not_a_new_entry():
+    """A review: --set prices.openai:gpt-4.1-mini.inptu=0.4 made a model named openai:gpt-4.1-mini.inptu and
+    advised setting prices.openai:gpt-4.1-mini.inptu.input, a fix that does not work."""
+    for dotted in ("prices.openai:gpt-4.1-mini.inptu", "simulated.paper-regime.sede"):
+        with pytest.raises(ParamsError, match=rf"\n  {re.escape(dotted)}: unknown key; remove it or check its spelling$"):
+            load_params(REPO / "params.yaml", {dotted: 0.4})
+    whole = load_params(REPO / "params.yaml", {"prices.openai:gpt-4.1-mini": {"input": 0.4, "output": 1.6}})
+    one_field = load_params(REPO / "params.yaml", {"prices.openai:gpt-4.1-mini.input": 0.4})
+    assert whole.prices["openai:gpt-4.1-mini"] == one_field.prices["openai:gpt-4.1-mini"]
+    categories = load_params(REPO / "params.yaml", {"simulated.paper-regime.category_error": {"Culture and the arts": 0.5}})
+    assert categories.simulated["paper-regime"].category_error == {"Culture and the arts": 0.5}
+
+
 def test_an_experiment_name_mlflow_would_refuse_is_refused_at_the_edge():
     from mlflow.utils.validation import MAX_EXPERIMENT_NAME_LENGTH
 
