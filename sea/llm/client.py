@@ -216,8 +216,10 @@ class ModelClient:
                         self.failing = EndpointFailing(
                             f"{settings.model} at {self.provider.endpoint} asked to wait {error.retry_after:,.0f} s before "
                             f"another call (Retry-After), above models.{self.role}.max_retry_after_s={settings.max_retry_after_s:g}; "
-                            f"nothing more was paid: resume the run once that time has passed, or with "
-                            f"--set models.{self.role}.max_retry_after_s set higher to wait it out")
+                            f"nothing more was paid: try again once that time has passed, or raise it to wait it out: "
+                            f"a run keeps its own, set by `sea audit --resume RUN_ID --set models.{self.role}.max_retry_after_s="
+                            f"SECONDS` and read by sea findings, retest, transfer and compare too; sea questions preview "
+                            f"reads it from params.yaml (or --params FILE)")
                     if (not error.retryable or attempt == settings.max_attempts or too_long
                             or (error.unreachable and not self._reached)):
                         raise CallFailed(CallFailure(error.reason, attempt, settings.model, endpoint_side=error.retryable),

@@ -44,8 +44,10 @@ def test_a_run_continues_only_with_the_params_it_started_with(audit_params, tmp_
 def test_a_resumed_run_takes_new_pacing_and_retry_settings_and_refuses_any_other_change(audit_params):
     run = open_run(audit_params.audit.runs_dir, "r1", audit_params)
     assert run.resumed_with({}) == audit_params
-    paced = run.resumed_with({"models.testee.requests_per_minute": 30, "models.testee.timeout_s": 120})
+    paced = run.resumed_with({"models.testee.requests_per_minute": 30, "models.testee.timeout_s": 120,
+                              "models.testee.max_retry_after_s": 86_400})  # as a Retry-After stop advises
     assert (paced.models.testee.requests_per_minute, paced.models.testee.timeout_s) == (30, 120)
+    assert paced.models.testee.max_retry_after_s == 86_400
     with pytest.raises(ParamsError, match=r"--set models.testee.base_url, search.tau: a resumed run keeps"):
         run.resumed_with({"search.tau": 0.3, "models.testee.base_url": "http://127.0.0.1:9/v1",
                           "models.testee.max_attempts": 3})

@@ -67,15 +67,18 @@ def test_429_retry_after_is_honoured(provider):
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_a_retry_after_above_max_retry_after_s_stops_the_run_at_once_paying_nothing(provider):
-    """Left alone in an earlier round: a Retry-After of 100,000 s was waited out in full, the audit silent for a day."""
+    """Left alone in an earlier round: a Retry-After of 100,000 s was waited out in full, the audit silent for a day.
+    A review: the stop said to resume "with --set", which sea retest, transfer, compare and findings do not take; they
+    read the run's recorded params, which a resumed audit's --set of a PACING_AND_RETRIES key records."""
     with FakeLLMServer(script=["429"], retry_after_s=100_000) as server:
         client, budget = make_client(server, provider, max_in_flight=1), Budget(calls=10)
         with pytest.raises(EndpointFailing) as stopped:
             client.run(client.complete_many([question(i) for i in range(3)], budget=budget))
     assert str(stopped.value) == (f"{client.settings.model} at {client.provider.endpoint} asked to wait 100,000 s before another "
-                                  "call (Retry-After), above models.testee.max_retry_after_s=600; nothing more was paid: resume "
-                                  "the run once that time has passed, or with --set models.testee.max_retry_after_s set higher "
-                                  "to wait it out")
+                                  "call (Retry-After), above models.testee.max_retry_after_s=600; nothing more was paid: try again "
+                                  "once that time has passed, or raise it to wait it out: a run keeps its own, set by `sea audit "
+                                  "--resume RUN_ID --set models.testee.max_retry_after_s=SECONDS` and read by sea findings, retest, "
+                                  "transfer and compare too; sea questions preview reads it from params.yaml (or --params FILE)")
     assert server.state.requests == 1 and budget.spent.calls == 0 and budget.reserved.calls == 0
 
 @pytest.mark.parametrize("fault", ["500", "malformed", "timeout"])
