@@ -59,9 +59,15 @@ check-report: audit
 
 # The MLflow UI on this machine only, over the store the audits log to: MLFLOW_TRACKING_URI when set,
 # else audit.mlflow_tracking_uri (sqlite:///mlflow.db), as flows/tracking.py decides for the audits.
+# A tracking server (http, https) is no backend store for `mlflow ui`, and serves its own UI: open that
+# (shown without the user name and password the URI may carry).
 MLFLOW_STORE = python -c 'from flows.tracking import tracking_uri; from sea.settings import load_params; print(tracking_uri(load_params()))'
 mlflow-ui: $(STAMP)
-	store="$$($(MLFLOW_STORE))" && mlflow ui --backend-store-uri "$$store" --host 127.0.0.1 --port 5000
+	store="$$($(MLFLOW_STORE))" && case "$$store" in \
+	  http://*|https://*) server="$$(echo "$$store" | sed 's|//[^/]*@|//|')"; \
+	    echo "MLflow: the audits log to the tracking server $$server, which serves its own UI: open $$server (nothing started)";; \
+	  *) mlflow ui --backend-store-uri "$$store" --host 127.0.0.1 --port 5000;; \
+	esac
 
 # Serve the recurring audit (audit.schedule_cron in params.yaml) until interrupted, against
 # PREFECT_API_URL's server or one started for it. E.g. SCHEDULE_ARGS='--cron "* * * * *"'.

@@ -193,3 +193,11 @@ def test_make_mlflow_ui_serves_the_store_the_audits_log_to(tmp_path):
     for uri, expected in ((None, "sqlite:///mlflow.db"), (f"sqlite:///{tmp_path / 'other.db'}", f"sqlite:///{tmp_path / 'other.db'}")):
         subprocess.run(make, cwd=tmp_path, env=env | ({"MLFLOW_TRACKING_URI": uri} if uri else {}), check=True, timeout=300)
         assert served.read_text().split() == ["ui", "--backend-store-uri", expected, "--host", "127.0.0.1", "--port", "5000"]
+    # A review: a tracking server's URI was given to `mlflow ui --backend-store-uri`, which cannot serve it
+    for uri in ("http://sea:secret@127.0.0.1:5005", "https://mlflow.example.org/"):
+        served.unlink(missing_ok=True)
+        said = subprocess.run(make, cwd=tmp_path, env=env | {"MLFLOW_TRACKING_URI": uri}, check=True, timeout=300,
+                              capture_output=True, text=True).stdout
+        shown = uri.replace("sea:secret@", "")
+        assert said == f"MLflow: the audits log to the tracking server {shown}, which serves its own UI: open {shown} (nothing started)\n"
+        assert not served.exists()
