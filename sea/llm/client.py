@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import replace
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Protocol, TypeVar
 from uuid import uuid4
 
@@ -183,7 +183,6 @@ class ModelClient:
                 raise self.failing or self._endpoint_failing(
                     f"{len(failed)} calls failed after their retries (last: {failed[-1]}) and a probe after them failed "
                     "too, so this step is not kept") from None
-        self._failed_on_endpoint = []
 
     async def _call_with_retries(self, messages: list[Message], bounds: tuple[int, int], decoding: Decoding, budget: Budget,
                                  reservation: Reservation | None, worst: tuple[int, float | None], key: str) -> ProviderReply:
