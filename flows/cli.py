@@ -177,6 +177,11 @@ def format_summary(summary: dict) -> str:
     if paid := [row for row in summary["arms"] if "paid_calls" in row]:
         lines.append(paid_line(paid))
     for row in summary["arms"]:
+        asked = row["testee"].split(":", 1)[-1]  # a dated version of the name asked for is the same model
+        if any(not name.startswith(asked) for name in row.get("served_models", [])):
+            lines.append(f"\nAnswered as other models than asked for: {row['testee']} {row['arm']}'s endpoint named "
+                         f"{', '.join(row['served_models'])} (served_models in metrics.json)")
+    for row in summary["arms"]:
         for field, figures in row.get("over_budget", {}).items():
             spent, limit = (f"${figures[k]:.6g}" if field == "dollars" else f"{figures[k]:,} {field}" for k in ("spent", "limit"))
             lines.append(f"\nOver budget: {row['testee']} {row['arm']} spent {spent}, above its limit of {limit}: the "

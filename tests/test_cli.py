@@ -311,6 +311,18 @@ def test_a_file_that_exists_elsewhere_is_not_told_as_a_file_in_a_folders_way(tmp
         make_folder(taken)
 
 
+def test_the_summary_names_other_models_an_endpoint_said_answered():
+    # an end-to-end check: served_models reached metrics.json and MLflow, but `sea summary` said nothing of them
+    from flows.cli import format_summary
+
+    row = {"testee": "openai-compatible:x", "arm": "sea", "steps": 1, "cumulative_questions": 4, "cumulative_wrong": 1,
+           "cumulative_error_rate": 0.25, "error_rate_vs_random": None, "cumulative_sources": 0, "finished": True}
+    said = format_summary({"run_id": "r", "arms": [{**row, "served_models": ["another-model", "x"]},
+                                                   {**row, "arm": "random", "served_models": ["x-2024-07-18"]}]})
+    assert said.endswith("\n\nAnswered as other models than asked for: openai-compatible:x sea's endpoint named "
+                         "another-model, x (served_models in metrics.json)")  # the dated x is x: not said
+
+
 def test_the_paid_line_shows_a_small_figure_with_its_own_digits():
     # left alone in an earlier round: from a cent up, figures were rounded to cents, so $0.0149 read "$0.01"
     from flows.cli import paid_line
