@@ -41,16 +41,15 @@ async def verify(verifier: ModelClient, paragraph: str, questions: list[Question
     for question, result in zip(pending, results, strict=True):
         if isinstance(result, CallFailure) and not result.endpoint_side:
             question.verdict, question.reason = UNSUPPORTED, f"not verified: {result.reason}"
-            continue
-        if not isinstance(result, Completion):
+        elif not isinstance(result, Completion):
             question.verdict, question.reason = UNVERIFIED, result.reason if result else "no budget left for the verifier"
             continue
-        letter = parse_answer(result.text)
-        if letter == question.gold_letter:
+        elif (letter := parse_answer(result.text)) == question.gold_letter:
             continue
-        question.verdict = UNSUPPORTED
-        question.reason = (f"the verifier refused it: {result.text[:200]}" if result.text.startswith(REFUSED) else
-                           f"verifier, shown the paragraph, answered {letter or 'unparseably'} (gold {question.gold_letter})")
+        else:
+            question.verdict = UNSUPPORTED
+            question.reason = (f"the verifier refused it: {result.text[:200]}" if result.text.startswith(REFUSED) else
+                               f"verifier, shown the paragraph, answered {letter or 'unparseably'} (gold {question.gold_letter})")
         if question.variant == 0:
             failed_bases.add(question.base_question_id)
     for question in questions:

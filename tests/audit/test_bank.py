@@ -182,3 +182,14 @@ def test_a_question_whose_verification_the_endpoint_refused_is_dropped_and_the_b
     bank = verified_with(["400"], tmp_path, [1, 2])
     verdicts = sorted((q.verdict, q.reason.split(" (")[0]) for p in (1, 2) for q in bank.questions(p))
     assert verdicts == [(KEPT, ""), (UNSUPPORTED, "not verified: openai:gpt-4o: HTTP 400")]
+
+
+def test_a_question_whose_verification_the_endpoint_refused_takes_its_rephrasings_with_it(tmp_path):
+    """Found by a read-through: 10af780's refused base question went on to the next without its rephrasings, which were
+    kept and asked; a question as written that fails verification takes them with it."""
+    draft = Draft("Which city is the capital of France?", ("Paris", "Lyon", "Lille", "Nice"), 0, "")
+    write_json(tmp_path / "1.json", {"para_id": 1, **Drafted([(draft, ["France's capital is which city?"])], []).to_json(),
+                                     "draft_usage": {}})
+    bank = verified_with(["400"], tmp_path, [1])  # the question as written is refused; its rephrasing would pass
+    assert [(q.variant, q.verdict, q.reason.split(" (")[0]) for q in bank.questions(1)] == [
+        (0, UNSUPPORTED, "not verified: openai:gpt-4o: HTTP 400"), (1, UNSUPPORTED, "the question as written failed verification")]
