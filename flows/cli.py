@@ -163,6 +163,8 @@ def _audit_locked(args: argparse.Namespace, overrides: dict, plan) -> None:
 
 
 def format_summary(summary: dict) -> str:
+    from sea.llm.types import same_model
+
     header = f"{'testee':28} {'arm':11} {'steps':>5} {'questions':>9} {'wrong':>6} {'error':>6} {'vs random':>9} {'sources':>7}"
     lines = [header, "-" * len(header)]
     for row in summary["arms"]:
@@ -177,8 +179,7 @@ def format_summary(summary: dict) -> str:
     if paid := [row for row in summary["arms"] if "paid_calls" in row]:
         lines.append(paid_line(paid))
     for row in summary["arms"]:
-        asked = row["testee"].split(":", 1)[-1]  # a dated version of the name asked for is the same model
-        if any(not name.startswith(asked) for name in row.get("served_models", [])):
+        if any(not same_model(name, row["testee"]) for name in row.get("served_models", [])):
             lines.append(f"\nAnswered as other models than asked for: {row['testee']} {row['arm']}'s endpoint named "
                          f"{', '.join(row['served_models'])} (served_models in metrics.json)")
     for row in summary["arms"]:

@@ -17,7 +17,7 @@ import httpx2 as httpx  # the transport the openai and anthropic SDKs use (its e
 import openai
 
 from sea.llm.keys import api_key, without_key
-from sea.llm.types import REFUSED, Decoding, Message, ProviderError, ProviderReply, usable_token_count
+from sea.llm.types import REFUSED, Decoding, Message, ProviderError, ProviderReply, same_model, usable_token_count
 from sea.settings import ModelSettings
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ class _SdkProvider:
         elsewhere, a wrong alias): what the audit finds would be that model's. A dated version of the name
         asked for (gpt-4o-mini-2024-07-18 for gpt-4o-mini) is the same model. Each reply carries the name it gave
         (ProviderReply.served), cached with it."""
-        if self._warned_served or not served or served.startswith(self.settings.name):
+        if self._warned_served or not served or same_model(served, self.settings.model):
             return
         self._warned_served = True
         log.warning("%s at %s: the endpoint says %r answered; the audit's findings are that model's (an Azure "

@@ -98,3 +98,9 @@ class BudgetExhausted(Exception):
 
 class EndpointFailing(SeaError):
     """Every one of the last calls to a model failed after its retries: stop rather than spin."""
+
+
+def same_model(served: str, asked: str) -> bool:
+    """Whether the model name a reply gave is the model string asked for (provider:name): a dated version of the
+    name (gpt-4o-mini-2024-07-18 for openai:gpt-4o-mini) is the same model."""
+    return served.startswith(asked.partition(":")[2])
