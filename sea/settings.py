@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from importlib import resources
 from pathlib import Path
@@ -219,6 +220,7 @@ class Price(_Section):
     output: float = Field(ge=0)
 
 
+@functools.cache  # read at every params validation; callers do not change it
 def default_prices() -> dict[str, dict[str, float]]:
     """sea/llm/prices.yaml: the packaged prices by model string, {"input": ..., "output": ...} each."""
     return yaml.safe_load(resources.files("sea.llm").joinpath("prices.yaml").read_text(encoding="utf-8"))
@@ -367,7 +369,7 @@ class Params(_Section):
     def _over_packaged_prices(cls, prices: object) -> object:
         """An entry giving only input or output takes the other from sea/llm/prices.yaml (the price the model has
         without the entry: its own or its longest listed prefix's), so --set prices.M.input=0.4 changes one."""
-        if not isinstance(prices, dict):
+        if not isinstance(prices, dict) or not prices:
             return prices
         packaged = default_prices()
         return {model: {**(listed_price(packaged, str(model)) or {}), **entry} if isinstance(entry, dict) else entry
