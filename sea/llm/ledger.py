@@ -143,7 +143,8 @@ class SentCalls:
 
 class Budget:
     """A hard limit in calls, tokens and/or dollars. Every call reserves its worst case before it
-    is sent and settles to its actual use afterwards, so concurrent calls can never overshoot.
+    is sent and settles to its actual use afterwards, so concurrent calls cannot overshoot, unless a
+    server counts more than was reserved (settle; the client then reserves more, ModelClient._note_excess).
     Reservations are granted in the order they are asked for; one that fits the limit only once
     the calls in flight have settled waits for them, and the first that cannot fit even then
     exhausts the budget for good. So the calls made, and what they use, are the same at any

@@ -14,7 +14,7 @@ KEPT = "kept"
 INVALID = "invalid"  # failed the schema checks (kept for the record)
 UNSUPPORTED = "unsupported"  # the verifier, shown the paragraph, did not reach the gold answer
 DUPLICATE = "duplicate"  # too similar to a question kept earlier in the run
-UNVERIFIED = "unverified"  # the verifier's call failed: no verdict, so never kept in the bank (QuestionBank.phrased)
+UNVERIFIED = "unverified"  # the verifier's call failed or found no budget: no verdict, never kept in the bank (QuestionBank.phrased)
 
 
 @dataclass(frozen=True)
