@@ -17,13 +17,16 @@ from sea.files import read_table, write_json, write_parquet, write_text
 from sea.llm.ledger import Reservation, SentCalls, over_limits
 from sea.questions.model import Outcome
 from sea.search.arms import BASELINE
+from sea.search.state import SearchState
 
 DAG_JSON, CATEGORIES_CSV = "dag.json", "categories.csv"
 CURVE_COLUMNS = ("testee", "arm", "step", "questions", "cumulative_questions", "step_error_rate", "cumulative_error_rate")
 
 
-def step_metrics(arm: ArmDir) -> list[dict]:
-    return [arm.read(step, METRICS) for step in range(arm.load_state().step)]
+def step_metrics(arm: ArmDir, state: SearchState | None = None) -> list[dict]:
+    """The completed steps' metrics, by `state` when the caller has read it (one read: a step an audit still running
+    completes meanwhile must not reach some of the caller's figures and not others)."""
+    return [arm.read(step, METRICS) for step in range((state or arm.load_state()).step)]
 
 
 def gather_arm(arm: ArmDir) -> dict[str, Path]:
@@ -44,7 +47,7 @@ def gather_arm(arm: ArmDir) -> dict[str, Path]:
         write_text(written[CATEGORIES_CSV], category_table(pd.read_parquet(written[PARAGRAPHS])).to_csv(index=False))
     # Last, as it records which steps the tables above hold: a gathering cut short is done again.
     written[STEPS_CSV] = arm.root / STEPS_CSV
-    write_text(written[STEPS_CSV], pd.DataFrame([arm.read(step, METRICS) for step in steps]).to_csv(index=False))
+    write_text(written[STEPS_CSV], pd.DataFrame(step_metrics(arm, state)).to_csv(index=False))
     return written
 
 
@@ -89,9 +92,9 @@ def summarise(run: RunDir) -> dict:
     recorded = run.params  # the run's own, from its config.json (a dependency of every stage reading the run), not params.yaml
     limits = {"calls": recorded.budget.testee_calls, "tokens": recorded.budget.tokens, "dollars": recorded.budget.dollars}
     for arm in run.arms():
-        steps = step_metrics(arm)
-        last = steps[-1] if steps else {}
         state = arm.load_state()
+        steps = step_metrics(arm, state)
+        last = steps[-1] if steps else {}
         # a server counted more than the client reserved (ModelClient._note_excess): the exact figure, the limit beside it
         over = {field: {"spent": spent, "limit": limits[field]}
                 for field, spent in over_limits(limits, Reservation(**state.spent)).items()}

@@ -64,6 +64,26 @@ def test_a_step_completed_while_the_tables_are_gathered_is_not_recorded_as_gathe
     assert len(arm_tables(arm)[ANSWERS]) == _step_rows(arm, ANSWERS)  # read again, now that they are out of date
 
 
+def test_the_summary_reads_each_arms_state_once(workspace, monkeypatch):
+    # a read-through: summarise read the state twice, for the steps' figures and for spent and finished, so a step
+    # completed in between reached the second and not the first
+    arm = workspace.run.arm("simulated:probe", "sea")
+    run_steps(arm, in_process(workspace), 2)
+    reads, load_state = [], ArmDir.load_state
+
+    def one_step_done_at_first(self):
+        state = load_state(self)
+        if self.arm == arm.arm:
+            reads.append(state.step)
+            if len(reads) == 1:
+                state.step = 1  # the second step completes just after this read
+        return state
+
+    monkeypatch.setattr(ArmDir, "load_state", one_step_done_at_first)
+    [row] = [r for r in summarise(workspace.run)["arms"] if r["arm"] == arm.arm]
+    assert row["steps"] == 1 and len(reads) == 1
+
+
 def test_a_question_asked_in_several_arms_counts_once_with_an_answer_where_any_arm_got_one():
     # a bug hunt: a call that failed in the first arm hid the answer a later arm got to the same question (not cached,
     # so asked again): 445 of a run's 475 wrong answers were counted, the rest read as failed
