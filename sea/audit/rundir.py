@@ -94,22 +94,28 @@ def data_versions(params: Params) -> dict[str, str]:
                 "index": params.paths.index_dir / "index.json"}
     versions = {name: hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest() if path.is_file() else "missing"
                 for name, path in sidecars.items()}
+    outputs = dvc_outputs()
     for name, folder in (("kb", params.paths.kb_dir), ("index", params.paths.index_dir)):
-        made = dvc_output(folder)
+        made = outputs.get(folder.resolve())
         if made is not None:
             versions[f"{name}_dvc_md5"] = made[1].get("md5", "")
     return versions
 
 
 def dvc_output(folder: Path) -> tuple[str, dict] | None:
-    """The stage of this project's dvc.lock (in the working directory, where DVC runs the commands) whose output the
-    folder is, and the output's record; None when it is no stage's, or no dvc.lock is here."""
+    """The stage of this project's dvc.lock whose output the folder is, and the output's record; None when it is no
+    stage's, or no dvc.lock is here."""
+    return dvc_outputs().get(Path(folder).resolve())
+
+
+def dvc_outputs() -> dict[Path, tuple[str, dict]]:
+    """Every output of this project's dvc.lock (in the working directory, where DVC runs the commands), by its
+    resolved path, with its stage's name; empty without a dvc.lock."""
     lock = Path("dvc.lock")
     if not lock.is_file():
-        return None
+        return {}
     stages = (yaml.safe_load(lock.read_text(encoding="utf-8")) or {}).get("stages", {})
-    return next(((name, out) for name, stage in stages.items() for out in stage.get("outs", [])
-                 if Path(out["path"]).resolve() == Path(folder).resolve()), None)
+    return {Path(out["path"]).resolve(): (name, out) for name, stage in stages.items() for out in stage.get("outs", [])}
 
 
 def analysis_commands(run: RunDir, findings_dir: Path | None = None, page: Path | None = None) -> tuple[str, str]:

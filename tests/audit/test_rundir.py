@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sea.audit.rundir import LOCK_FILE, RunBusy, RunDir, audit_lock, existing_run, open_run, slug
+from sea.audit.rundir import LOCK_FILE, RunBusy, RunDir, audit_lock, data_versions, existing_run, open_run, slug
 from sea.audit.validate import check_embedder
 from sea.errors import ParamsError, SeaError
 from sea.files import DamagedFile
@@ -161,6 +161,9 @@ def test_dvc_hashes_are_recorded_for_the_data_dvc_makes_and_checked_where_dvc_lo
     lock["stages"]["kb"]["outs"][0]["path"] = "data/kb"  # a knowledge base of the user's own: the project's hash is not its
     (project / "dvc.lock").write_text(yaml.safe_dump(lock))
     assert "kb_dvc_md5" not in open_run(audit_params.audit.runs_dir, "r2", audit_params).config["data_versions"]
+    parsed = []
+    monkeypatch.setattr(yaml, "safe_load", lambda text: parsed.append(text) or yaml.load(text, yaml.SafeLoader))
+    assert data_versions(audit_params)["index_dvc_md5"] == "index1.dir" and len(parsed) == 1  # read-through: dvc.lock once
 
 
 def test_a_run_folder_that_lost_its_config_is_refused_not_started_again_with_other_params(audit_params):
